@@ -1,0 +1,79 @@
+package io.github.redisdelaybridge.config;
+
+import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
+import io.github.redisdelaybridge.dispatch.Dispatcher;
+import io.github.redisdelaybridge.dispatch.LeaseReaper;
+import io.github.redisdelaybridge.inbound.DelayRequestValidator;
+import io.github.redisdelaybridge.inbound.DueTimeParser;
+import io.github.redisdelaybridge.inbound.MessageScheduler;
+import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
+import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
+import io.github.redisdelaybridge.outbound.KafkaPublisher;
+import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
+import io.github.redisdelaybridge.outbound.Publishers;
+import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.RedisConnection;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.Registry;
+import org.apache.camel.support.service.ServiceSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the bridge's beans from {@link BridgeSettings} and binds them under the names the routes in
+ * {@code routes/} use. Connections are closed when the Camel context stops, after its routes.
+ */
+public final class BridgeBeans implements CamelConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BridgeBeans.class);
+
+    @Override
+    public void configure(CamelContext context) throws Exception {
+        BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
+        BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
+
+        RedisConnection redis = new RedisConnection(settings.redisUri(), Duration.ofMillis(settings.redisTimeoutMs()));
+        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()),
+                settings.maxDelayMs(), settings.dedupeWindowMs());
+        KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
+                Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
+        KafkaDeadLetterChannel deadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
+        Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), null);
+
+        Set<String> inboundChannels = new HashSet<>();
+        settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add("kafka:" + topic));
+        TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, Set.of("kafka"));
+
+        Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
+                settings.instanceId(), stopping);
+
+        Registry registry = context.getRegistry();
+        registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
+        registry.bind("delayRequestValidator", new DelayRequestValidator(new DueTimeParser(settings.maxDelayMs()), targetPolicy,
+                settings.defaultTargets(), settings.maxPayloadBytes()));
+        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping));
+        registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
+        registry.bind("dispatcher", dispatcher);
+        registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs()));
+        registry.bind("delayStore", store);
+
+        context.addService(new ServiceSupport() {
+            @Override
+            protected void doStop() {
+                kafka.close();
+                redis.close();
+            }
+        }, true, true);
+        LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {} (prefix {}, {} slot(s)), dead letters to kafka:{}",
+                settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
+                settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+    }
+}

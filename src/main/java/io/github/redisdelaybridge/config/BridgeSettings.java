@@ -1,0 +1,136 @@
+package io.github.redisdelaybridge.config;
+
+import io.github.redisdelaybridge.dispatch.DispatchSettings;
+import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Every {@code bridge.*} setting, read once at startup from config/application.properties (each key
+ * can be overridden by an environment variable: upper case, dots and dashes as underscores, e.g.
+ * {@code BRIDGE_REDIS_URI}). Bad values fail the start with the key's name.
+ */
+public record BridgeSettings(
+        String instanceId,
+        String redisUri,
+        String keyPrefix,
+        int slots,
+        long redisTimeoutMs,
+        String kafkaBootstrapServers,
+        List<String> kafkaInboundTopics,
+        Map<String, String> defaultTargets,
+        String kafkaDeadLetterTopic,
+        long kafkaMaxRequestBytes,
+        long maxDelayMs,
+        long maxPayloadBytes,
+        List<String> allowedTargets,
+        long dedupeWindowMs,
+        DispatchSettings dispatch,
+        RetryPolicy retry) {
+
+    /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
+    public static BridgeSettings from(Function<String, String> lookup) {
+        Reader r = new Reader(lookup);
+        long redisTimeoutMs = r.longValue("bridge.redis.command-timeout-ms");
+        return new BridgeSettings(
+                r.optional("bridge.instance-id").isEmpty() ? generatedInstanceId() : r.text("bridge.instance-id"),
+                r.text("bridge.redis.uri"),
+                r.text("bridge.redis.key-prefix"),
+                r.intValue("bridge.redis.slots"),
+                redisTimeoutMs,
+                r.text("bridge.kafka.bootstrap-servers"),
+                r.list("bridge.kafka.inbound-topics"),
+                r.map("bridge.kafka.default-targets"),
+                r.text("bridge.dead-letter.kafka-topic"),
+                r.longValue("bridge.kafka.max-request-bytes"),
+                r.longValue("bridge.delay.max-ms"),
+                r.longValue("bridge.payload.max-bytes"),
+                r.list("bridge.targets.allowed"),
+                r.longValue("bridge.dedupe.window-ms"),
+                new DispatchSettings(
+                        r.intValue("bridge.dispatch.batch-size"),
+                        r.longValue("bridge.dispatch.idle-poll-ms"),
+                        r.longValue("bridge.lease.duration-ms"),
+                        r.longValue("bridge.dispatch.publish-timeout-ms"),
+                        redisTimeoutMs),
+                new RetryPolicy(
+                        r.longValue("bridge.retry.base-ms"),
+                        r.doubleValue("bridge.retry.factor"),
+                        r.longValue("bridge.retry.max-ms"),
+                        r.intValue("bridge.retry.max-attempts")));
+    }
+
+    private static String generatedInstanceId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "bridge";
+        }
+        return host + "-" + ProcessHandle.current().pid() + "-" + Long.toString(java.util.concurrent.ThreadLocalRandom.current().nextLong(1L << 40), 36);
+    }
+
+    private record Reader(Function<String, String> lookup) {
+
+        String text(String key) {
+            String value = lookup.apply(key);
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("setting " + key + " is missing");
+            }
+            return value.strip();
+        }
+
+        String optional(String key) {
+            String value = lookup.apply(key);
+            return value == null ? "" : value.strip();
+        }
+
+        long longValue(String key) {
+            try {
+                long value = Long.parseLong(text(key));
+                if (value < 0) {
+                    throw new NumberFormatException("negative");
+                }
+                return value;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("setting " + key + " must be a non-negative whole number, got '" + lookup.apply(key) + "'");
+            }
+        }
+
+        int intValue(String key) {
+            long value = longValue(key);
+            if (value > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("setting " + key + " is too large: " + value);
+            }
+            return (int) value;
+        }
+
+        double doubleValue(String key) {
+            try {
+                return Double.parseDouble(text(key));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("setting " + key + " must be a number, got '" + lookup.apply(key) + "'");
+            }
+        }
+
+        List<String> list(String key) {
+            return Arrays.stream(optional(key).split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        }
+
+        /** {@code a=x,b=y}; the value may itself contain '=' or ':'. */
+        Map<String, String> map(String key) {
+            Map<String, String> map = new LinkedHashMap<>();
+            for (String entry : list(key)) {
+                int eq = entry.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("setting " + key + " must be name=value pairs, got '" + entry + "'");
+                }
+                map.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
+            }
+            return map;
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.github.redisdelaybridge.deadletter;
+
+import io.github.redisdelaybridge.store.MessageHeader;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A message the bridge will not deliver, with why. It keeps the producer's key, headers (including
+ * the delay headers, so the cause is visible) and body bytes unchanged.
+ */
+public record DeadLetter(
+        String messageId,
+        DeadLetterReason reason,
+        String detail,
+        String origin,
+        int attempts,
+        byte[] key,
+        List<MessageHeader> headers,
+        Map<String, String> properties,
+        byte[] body) {
+}

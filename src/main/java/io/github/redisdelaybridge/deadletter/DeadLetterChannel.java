@@ -1,0 +1,9 @@
+package io.github.redisdelaybridge.deadletter;
+
+import java.util.concurrent.CompletableFuture;
+
+/** Where dead letters go; the future completes when the channel's broker has acknowledged one. */
+public interface DeadLetterChannel {
+
+    CompletableFuture<Void> send(DeadLetter deadLetter);
+}

@@ -1,0 +1,40 @@
+package io.github.redisdelaybridge.deadletter;
+
+/**
+ * Stable reason codes carried in the {@code x-dead-letter-reason} header. Codes are part of the public
+ * contract: consumers of the dead-letter channel may branch on them, so they never change meaning.
+ */
+public enum DeadLetterReason {
+    /** Neither x-delay nor x-deliver-at. */
+    MISSING_DELAY("missing-delay"),
+    /** Both x-delay and x-deliver-at. */
+    CONFLICTING_DELAY("conflicting-delay"),
+    /** x-delay or x-deliver-at that is not a valid non-negative value. */
+    INVALID_DELAY("invalid-delay"),
+    /** Due further in the future than the configured maximum delay. */
+    DELAY_TOO_LONG("delay-too-long"),
+    /** No x-target, and the inbound topic or queue has no default target. */
+    MISSING_TARGET("missing-target"),
+    /** x-target that does not follow the target syntax, or names a broker this bridge does not serve. */
+    INVALID_TARGET("invalid-target"),
+    /** x-target that the allow-list refuses, or one that would loop back into an inbound topic. */
+    FORBIDDEN_TARGET("forbidden-target"),
+    /** x-message-id that is empty, too long or not UTF-8. */
+    INVALID_MESSAGE_ID("invalid-message-id"),
+    /** Body, key and headers together larger than the configured maximum. */
+    PAYLOAD_TOO_LARGE("payload-too-large"),
+    /** The target broker refused the message on every attempt. */
+    PUBLISH_FAILED("publish-failed"),
+    /** A stored record this bridge cannot read (written by an incompatible version, or damaged). */
+    CORRUPT_ENVELOPE("corrupt-envelope");
+
+    private final String code;
+
+    DeadLetterReason(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,33 @@
+package io.github.redisdelaybridge.deadletter;
+
+import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.outbound.KafkaPublisher;
+import io.github.redisdelaybridge.store.MessageHeader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Dead letters to a Kafka topic, with the reason, detail, origin and attempts as headers. */
+public final class KafkaDeadLetterChannel implements DeadLetterChannel {
+
+    private final KafkaPublisher kafka;
+    private final String topic;
+
+    public KafkaDeadLetterChannel(KafkaPublisher kafka, String topic) {
+        this.kafka = kafka;
+        this.topic = topic;
+    }
+
+    @Override
+    public CompletableFuture<Void> send(DeadLetter deadLetter) {
+        List<MessageHeader> headers = new ArrayList<>(deadLetter.headers());
+        if (deadLetter.messageId() != null && headers.stream().noneMatch(h -> h.name().equals(DelayHeaders.MESSAGE_ID))) {
+            headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, deadLetter.messageId()));
+        }
+        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_REASON, deadLetter.reason().code()));
+        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_DETAIL, deadLetter.detail()));
+        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_ORIGIN, deadLetter.origin()));
+        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_ATTEMPTS, Integer.toString(deadLetter.attempts())));
+        return kafka.publish(topic, deadLetter.key(), headers, deadLetter.body()).thenApply(metadata -> null);
+    }
+}

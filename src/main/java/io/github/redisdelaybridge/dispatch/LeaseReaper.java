@@ -1,0 +1,41 @@
+package io.github.redisdelaybridge.dispatch;
+
+import io.github.redisdelaybridge.store.DelayStore;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Returns messages whose lease expired (their claimer died or stalled) to the due set. */
+public final class LeaseReaper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseReaper.class);
+    private static final int PER_CALL = 1_000;
+
+    private final DelayStore store;
+    private final long redisTimeoutMs;
+
+    public LeaseReaper(DelayStore store, long redisTimeoutMs) {
+        this.store = store;
+        this.redisTimeoutMs = redisTimeoutMs;
+    }
+
+    /** Camel bean method. Returns how many messages were taken back. */
+    public long reapExpiredLeases() {
+        long total = 0;
+        try {
+            for (int slot = 0; slot < store.keys().slotCount(); slot++) {
+                long reaped;
+                do {
+                    reaped = store.reapExpiredLeases(slot, PER_CALL).get(redisTimeoutMs, TimeUnit.MILLISECONDS);
+                    total += reaped;
+                } while (reaped == PER_CALL);
+            }
+        } catch (Exception e) {
+            LOG.debug("lease reaping skipped: {}", e.toString());
+        }
+        if (total > 0) {
+            LOG.warn("took back {} messages whose lease expired; they will be delivered again", total);
+        }
+        return total;
+    }
+}

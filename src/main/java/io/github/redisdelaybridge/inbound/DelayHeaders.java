@@ -1,0 +1,32 @@
+package io.github.redisdelaybridge.inbound;
+
+import java.util.Set;
+
+/** Names of the headers that make up the bridge's contract with producers and consumers. */
+public final class DelayHeaders {
+
+    /** Delay in milliseconds, relative to when Redis stores the message. */
+    public static final String DELAY = "x-delay";
+    /** Due time: epoch milliseconds or an ISO-8601 instant. */
+    public static final String DELIVER_AT = "x-deliver-at";
+    /** Where the message goes when due: {@code kafka:<topic>} or {@code rabbitmq:<exchange>/<routing-key>}. */
+    public static final String TARGET = "x-target";
+    /** Identity of the delayed message; repeated ids are not stored twice. */
+    public static final String MESSAGE_ID = "x-message-id";
+    /** Added on delivery: the due time in epoch milliseconds (Redis clock). */
+    public static final String DUE_AT = "x-delay-due-at";
+    /** Added on a dead letter: a stable reason code, see DeadLetterReason. */
+    public static final String DEAD_LETTER_REASON = "x-dead-letter-reason";
+    /** Added on a dead letter: human-readable explanation. */
+    public static final String DEAD_LETTER_DETAIL = "x-dead-letter-detail";
+    /** Added on a dead letter: where the message came from, e.g. {@code kafka:delay.inbound/0@42}. */
+    public static final String DEAD_LETTER_ORIGIN = "x-dead-letter-origin";
+    /** Added on a dead letter that failed delivery: attempts made. */
+    public static final String DEAD_LETTER_ATTEMPTS = "x-dead-letter-attempts";
+
+    /** Headers that instruct the bridge and are not passed on to the target. */
+    public static final Set<String> CONSUMED_BY_BRIDGE = Set.of(DELAY, DELIVER_AT, TARGET);
+
+    private DelayHeaders() {
+    }
+}

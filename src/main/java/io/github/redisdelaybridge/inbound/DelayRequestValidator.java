@@ -1,0 +1,146 @@
+package io.github.redisdelaybridge.inbound;
+
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.outbound.Target;
+import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.store.ScheduleRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns an inbound message into a schedule request, or rejects it with a stable reason. Checks the
+ * delay headers, the target and the message id; never throws for bad input.
+ */
+public final class DelayRequestValidator {
+
+    static final int MAX_MESSAGE_ID_BYTES = 512;
+
+    private final DueTimeParser dueTimeParser;
+    private final TargetPolicy targetPolicy;
+    private final Map<String, String> defaultTargets;
+    private final long maxPayloadBytes;
+
+    public DelayRequestValidator(DueTimeParser dueTimeParser, TargetPolicy targetPolicy,
+                                 Map<String, String> defaultTargetsBySource, long maxPayloadBytes) {
+        this.dueTimeParser = dueTimeParser;
+        this.targetPolicy = targetPolicy;
+        this.defaultTargets = Map.copyOf(defaultTargetsBySource);
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    /** Camel bean method: validates every message of a batch. */
+    public ValidatedBatch validate(InboundBatch batch) {
+        List<ValidatedMessage> validated = new ArrayList<>(batch.messages().size());
+        for (InboundMessage message : batch.messages()) {
+            validated.add(validate(message));
+        }
+        return new ValidatedBatch(validated, batch.acknowledgement());
+    }
+
+    public ValidatedMessage validate(InboundMessage message) {
+        try {
+            return new ValidatedMessage.Accepted(message, toRequest(message));
+        } catch (Rejection rejection) {
+            return new ValidatedMessage.Rejected(message, rejection);
+        }
+    }
+
+    private ScheduleRequest toRequest(InboundMessage message) throws Rejection {
+        if (message.size() > maxPayloadBytes) {
+            throw new Rejection(DeadLetterReason.PAYLOAD_TOO_LARGE,
+                    "message is " + message.size() + " bytes (body, key and headers); the maximum is " + maxPayloadBytes);
+        }
+        DueTime dueTime = dueTime(message);
+        Target target = target(message);
+        String messageId = messageId(message);
+        List<MessageHeader> passedOn = new ArrayList<>(message.headers().size());
+        for (MessageHeader header : message.headers()) {
+            if (!DelayHeaders.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(DelayHeaders.MESSAGE_ID)) {
+                passedOn.add(header);
+            }
+        }
+        Envelope envelope = new Envelope(messageId, target.uri(), message.origin(), message.key(), passedOn,
+                message.properties(), message.body());
+        return new ScheduleRequest(messageId, dueTime, envelope);
+    }
+
+    private DueTime dueTime(InboundMessage message) throws Rejection {
+        Optional<String> delay = text(message, DelayHeaders.DELAY, DeadLetterReason.INVALID_DELAY);
+        Optional<String> deliverAt = text(message, DelayHeaders.DELIVER_AT, DeadLetterReason.INVALID_DELAY);
+        if (delay.isPresent() && deliverAt.isPresent()) {
+            throw new Rejection(DeadLetterReason.CONFLICTING_DELAY, "set x-delay or x-deliver-at, not both");
+        }
+        if (delay.isPresent()) {
+            return dueTimeParser.parseDelay(delay.get());
+        }
+        if (deliverAt.isPresent()) {
+            return dueTimeParser.parseDeliverAt(deliverAt.get());
+        }
+        throw new Rejection(DeadLetterReason.MISSING_DELAY, "no x-delay or x-deliver-at header");
+    }
+
+    private Target target(InboundMessage message) throws Rejection {
+        String text = text(message, DelayHeaders.TARGET, DeadLetterReason.INVALID_TARGET).orElse(defaultTargets.get(message.source()));
+        if (text == null) {
+            throw new Rejection(DeadLetterReason.MISSING_TARGET,
+                    "no x-target header, and " + message.source() + " has no default target configured");
+        }
+        Target target;
+        try {
+            target = Target.parse(text.strip());
+        } catch (IllegalArgumentException e) {
+            throw new Rejection(DeadLetterReason.INVALID_TARGET, e.getMessage());
+        }
+        String unsupported = targetPolicy.whyUnsupported(target);
+        if (unsupported != null) {
+            throw new Rejection(DeadLetterReason.INVALID_TARGET, unsupported);
+        }
+        String forbidden = targetPolicy.whyForbidden(target);
+        if (forbidden != null) {
+            throw new Rejection(DeadLetterReason.FORBIDDEN_TARGET, forbidden);
+        }
+        return target;
+    }
+
+    private String messageId(InboundMessage message) throws Rejection {
+        Optional<MessageHeader> header = message.lastHeader(DelayHeaders.MESSAGE_ID);
+        if (header.isEmpty()) {
+            return message.defaultMessageId();
+        }
+        String id = text(message, DelayHeaders.MESSAGE_ID, DeadLetterReason.INVALID_MESSAGE_ID).orElse("").strip();
+        if (id.isEmpty() || id.getBytes(StandardCharsets.UTF_8).length > MAX_MESSAGE_ID_BYTES) {
+            throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID,
+                    "x-message-id must be 1 to " + MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text");
+        }
+        return id;
+    }
+
+    /** The last value of a header as strict UTF-8 text; malformed bytes are rejected with {@code reason}. */
+    private static Optional<String> text(InboundMessage message, String name, DeadLetterReason reason) throws Rejection {
+        Optional<MessageHeader> header = message.lastHeader(name);
+        if (header.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] value = header.get().value();
+        if (value == null) {
+            throw new Rejection(reason, name + " header has no value");
+        }
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value)).toString());
+        } catch (CharacterCodingException e) {
+            throw new Rejection(reason, name + " header is not valid UTF-8");
+        }
+    }
+}

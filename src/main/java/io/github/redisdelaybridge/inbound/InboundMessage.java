@@ -1,0 +1,46 @@
+package io.github.redisdelaybridge.inbound;
+
+import io.github.redisdelaybridge.store.MessageHeader;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A message as it arrived from any broker, before validation.
+ *
+ * @param origin           where it came from, e.g. {@code kafka:delay.inbound/0@42}
+ * @param source           the inbound topic or queue, used to find its default target
+ * @param defaultMessageId the id to use when the producer set no {@code x-message-id}
+ * @param key              the Kafka record key, or null
+ * @param headers          all headers in arrival order, values as raw bytes
+ * @param properties       broker properties that are not headers (AMQP content-type and the like)
+ * @param body             the payload, or null for a Kafka tombstone
+ */
+public record InboundMessage(
+        String origin,
+        String source,
+        String defaultMessageId,
+        byte[] key,
+        List<MessageHeader> headers,
+        Map<String, String> properties,
+        byte[] body) {
+
+    /** The last value of a header, as Kafka's {@code lastHeader} would pick it. */
+    public Optional<MessageHeader> lastHeader(String name) {
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            if (headers.get(i).name().equals(name)) {
+                return Optional.of(headers.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Bytes this message takes: body, key and headers. */
+    public long size() {
+        long size = (body == null ? 0 : body.length) + (key == null ? 0 : key.length);
+        for (MessageHeader header : headers) {
+            size += header.name().length() + (header.value() == null ? 0 : header.value().length);
+        }
+        return size;
+    }
+}

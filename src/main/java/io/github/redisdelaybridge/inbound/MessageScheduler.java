@@ -1,0 +1,128 @@
+package io.github.redisdelaybridge.inbound;
+
+import io.github.redisdelaybridge.deadletter.DeadLetter;
+import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.dispatch.DispatchWakeup;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.ScheduleResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stores accepted messages in Redis and sends rejected ones to the dead-letter channel, and returns only
+ * when all of it is confirmed. Until then nothing is acknowledged upstream.
+ *
+ * <p>When Redis or the dead-letter broker is down it keeps retrying the same batch (so the consumer
+ * stops taking new work and the source keeps everything), until it succeeds or the bridge stops; in
+ * the latter case it throws, so the batch is not acknowledged and will be consumed again. Storing the
+ * same batch twice is harmless: message ids already pending or delivered are not stored again.
+ */
+public final class MessageScheduler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageScheduler.class);
+    private static final long OPERATION_TIMEOUT_MS = 30_000;
+
+    private final DelayStore store;
+    private final DeadLetterChannel deadLetters;
+    private final DispatchWakeup wakeup;
+    private final BooleanSupplier stopping;
+
+    public MessageScheduler(DelayStore store, DeadLetterChannel deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping) {
+        this.store = store;
+        this.deadLetters = deadLetters;
+        this.wakeup = wakeup;
+        this.stopping = stopping;
+    }
+
+    /** Camel bean method. */
+    public IngestReport schedule(ValidatedBatch batch) throws InterruptedException {
+        List<ValidatedMessage.Accepted> accepted = new ArrayList<>();
+        List<DeadLetter> rejected = new ArrayList<>();
+        for (ValidatedMessage message : batch.messages()) {
+            if (message instanceof ValidatedMessage.Accepted a) {
+                accepted.add(a);
+            } else {
+                ValidatedMessage.Rejected r = (ValidatedMessage.Rejected) message;
+                rejected.add(deadLetterOf(r.message(), r.rejection().reason(), r.rejection().detail()));
+            }
+        }
+        List<ScheduleRequest> requests = accepted.stream().map(ValidatedMessage.Accepted::request).toList();
+        List<ScheduleResult> results = requests.isEmpty() ? List.of()
+                : retryUntilDone("store " + requests.size() + " messages in Redis", () -> store.schedule(requests));
+
+        int scheduled = 0;
+        int duplicates = 0;
+        long earliestDue = Long.MAX_VALUE;
+        for (int i = 0; i < results.size(); i++) {
+            ScheduleResult result = results.get(i);
+            switch (result.outcome()) {
+                case SCHEDULED -> {
+                    scheduled++;
+                    earliestDue = Math.min(earliestDue, result.dueAt());
+                }
+                case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> {
+                    duplicates++;
+                    LOG.debug("not storing {} again: {}", requests.get(i).messageId(), result.outcome());
+                }
+                case DELAY_TOO_LONG -> rejected.add(deadLetterOf(accepted.get(i).message(), DeadLetterReason.DELAY_TOO_LONG,
+                        "x-deliver-at lies beyond the maximum delay, measured on the Redis clock"));
+            }
+        }
+        if (earliestDue != Long.MAX_VALUE) {
+            wakeup.wakeIfEarlierThan(earliestDue);
+        }
+        if (!rejected.isEmpty()) {
+            for (DeadLetter deadLetter : rejected) {
+                LOG.warn("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
+                        deadLetter.reason().code(), deadLetter.detail());
+            }
+            retryUntilDone("send " + rejected.size() + " dead letters", () -> CompletableFuture.allOf(
+                    rejected.stream().map(deadLetters::send).toArray(CompletableFuture[]::new)));
+        }
+        return new IngestReport(scheduled, duplicates, rejected.size(), batch.acknowledgement());
+    }
+
+    private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {
+        return new DeadLetter(message.defaultMessageId(), reason, detail, message.origin(), 0,
+                message.key(), message.headers(), message.properties(), message.body());
+    }
+
+    private <T> T retryUntilDone(String what, java.util.function.Supplier<CompletableFuture<T>> operation) throws InterruptedException {
+        long backoffMs = 100;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                T result = operation.get().get(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                if (attempt > 1) {
+                    LOG.info("{} succeeded after {} attempts", what, attempt);
+                }
+                return result;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (stopping.getAsBoolean()) {
+                    throw new IllegalStateException("bridge stopping; batch left unacknowledged upstream: could not " + what, e);
+                }
+                if (attempt == 1 || attempt % 20 == 0) {
+                    LOG.warn("could not {} (attempt {}), holding the batch and retrying: {}", what, attempt, rootMessage(e));
+                }
+                Thread.sleep(backoffMs);
+                backoffMs = Math.min(2_000, backoffMs * 2);
+            }
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

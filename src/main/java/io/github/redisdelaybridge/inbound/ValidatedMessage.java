@@ -1,0 +1,15 @@
+package io.github.redisdelaybridge.inbound;
+
+import io.github.redisdelaybridge.store.ScheduleRequest;
+
+/** An inbound message after validation: ready to store, or rejected with a reason. */
+public sealed interface ValidatedMessage {
+
+    InboundMessage message();
+
+    record Accepted(InboundMessage message, ScheduleRequest request) implements ValidatedMessage {
+    }
+
+    record Rejected(InboundMessage message, Rejection rejection) implements ValidatedMessage {
+    }
+}

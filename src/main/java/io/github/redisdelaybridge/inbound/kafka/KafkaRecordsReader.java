@@ -1,0 +1,63 @@
+package io.github.redisdelaybridge.inbound.kafka;
+
+import io.github.redisdelaybridge.inbound.InboundBatch;
+import io.github.redisdelaybridge.inbound.InboundMessage;
+import io.github.redisdelaybridge.store.MessageHeader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.component.kafka.KafkaConstants;
+import org.apache.camel.component.kafka.consumer.KafkaManualCommit;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Reads one camel-kafka poll batch (a list of exchanges, one per record) into broker-neutral inbound
+ * messages. Headers are taken from the raw Kafka record, so their order, repeated names and null values
+ * survive; the acknowledgement commits, per partition, the offset after the last record of the batch.
+ */
+public final class KafkaRecordsReader {
+
+    /** Camel bean method. */
+    public InboundBatch read(List<Exchange> records) {
+        List<InboundMessage> messages = new ArrayList<>(records.size());
+        Map<String, KafkaManualCommit> lastCommitByPartition = new LinkedHashMap<>();
+        for (Exchange record : records) {
+            Message in = record.getMessage();
+            String topic = in.getHeader(KafkaConstants.TOPIC, String.class);
+            Integer partition = in.getHeader(KafkaConstants.PARTITION, Integer.class);
+            Long offset = in.getHeader(KafkaConstants.OFFSET, Long.class);
+            messages.add(new InboundMessage(
+                    "kafka:" + topic + "/" + partition + "@" + offset,
+                    topic,
+                    topic + "-" + partition + "-" + offset,
+                    in.getHeader(KafkaConstants.KEY, byte[].class),
+                    headersOf(in.getHeader(KafkaConstants.HEADERS, Headers.class)),
+                    Map.of(),
+                    in.getBody(byte[].class)));
+            KafkaManualCommit commit = in.getHeader(KafkaConstants.MANUAL_COMMIT, KafkaManualCommit.class);
+            if (commit != null) {
+                lastCommitByPartition.put(topic + "/" + partition, commit);
+            }
+        }
+        List<KafkaManualCommit> commits = List.copyOf(lastCommitByPartition.values());
+        return new InboundBatch(messages, () -> {
+            for (KafkaManualCommit commit : commits) {
+                commit.commit();
+            }
+        });
+    }
+
+    private static List<MessageHeader> headersOf(Headers kafkaHeaders) {
+        List<MessageHeader> headers = new ArrayList<>();
+        if (kafkaHeaders != null) {
+            for (Header header : kafkaHeaders) {
+                headers.add(new MessageHeader(header.key(), header.value()));
+            }
+        }
+        return headers;
+    }
+}

@@ -1,0 +1,20 @@
+package io.github.redisdelaybridge.outbound;
+
+import io.github.redisdelaybridge.store.Envelope;
+import java.util.concurrent.CompletableFuture;
+
+/** Publishes due messages to {@code kafka:<topic>} targets: same key, same value bytes, headers kept. */
+public final class KafkaTargetPublisher implements Publisher {
+
+    private final KafkaPublisher kafka;
+
+    public KafkaTargetPublisher(KafkaPublisher kafka) {
+        this.kafka = kafka;
+    }
+
+    @Override
+    public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
+        String topic = ((Target.Kafka) target).topic();
+        return kafka.publish(topic, envelope.key(), DeliveryHeaders.of(envelope, dueAt), envelope.body()).thenApply(metadata -> null);
+    }
+}

@@ -1,0 +1,26 @@
+package io.github.redisdelaybridge.outbound;
+
+import io.github.redisdelaybridge.store.Envelope;
+import java.util.concurrent.CompletableFuture;
+
+/** Picks the publisher for a target's broker. */
+public final class Publishers implements Publisher {
+
+    private final Publisher kafka;
+    private final Publisher rabbitMq;
+
+    /** Either may be null when that broker is not configured; a message for it then fails to publish. */
+    public Publishers(Publisher kafka, Publisher rabbitMq) {
+        this.kafka = kafka;
+        this.rabbitMq = rabbitMq;
+    }
+
+    @Override
+    public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
+        Publisher publisher = target instanceof Target.Kafka ? kafka : rabbitMq;
+        if (publisher == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("no publisher configured for " + target.uri()));
+        }
+        return publisher.publish(envelope, target, dueAt);
+    }
+}

@@ -1,0 +1,53 @@
+package io.github.redisdelaybridge.outbound;
+
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which targets producers may name. An allow-list of glob patterns over the target text
+ * ({@code kafka:orders.*}, {@code rabbitmq:billing/*}); inbound topics are never allowed, so a typo
+ * cannot make the bridge feed itself; brokers this instance has no publisher for are refused at ingest
+ * rather than at delivery time.
+ */
+public final class TargetPolicy {
+
+    private final List<Pattern> allowed;
+    private final Set<String> forbiddenUris;
+    private final Set<String> enabledBrokers;
+
+    public TargetPolicy(List<String> allowedGlobs, Set<String> forbiddenUris, Set<String> enabledBrokers) {
+        this.allowed = allowedGlobs.stream().map(TargetPolicy::globToRegex).toList();
+        this.forbiddenUris = Set.copyOf(forbiddenUris);
+        this.enabledBrokers = Set.copyOf(enabledBrokers);
+    }
+
+    /** Null if allowed, else why not. */
+    public String whyForbidden(Target target) {
+        if (forbiddenUris.contains(target.uri())) {
+            return "target " + target.uri() + " is an inbound channel of this bridge: it would loop";
+        }
+        if (allowed.stream().noneMatch(p -> p.matcher(target.uri()).matches())) {
+            return "target " + target.uri() + " is not in the allow-list (bridge.targets.allowed)";
+        }
+        return null;
+    }
+
+    /** Null if this instance can publish to the target's broker, else why not. */
+    public String whyUnsupported(Target target) {
+        String broker = target instanceof Target.Kafka ? "kafka" : "rabbitmq";
+        return enabledBrokers.contains(broker) ? null : "this bridge has no " + broker + " publisher configured";
+    }
+
+    private static Pattern globToRegex(String glob) {
+        StringBuilder regex = new StringBuilder();
+        for (char c : glob.strip().toCharArray()) {
+            if (c == '*') {
+                regex.append(".*");
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString());
+    }
+}

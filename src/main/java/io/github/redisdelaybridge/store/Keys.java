@@ -1,0 +1,76 @@
+package io.github.redisdelaybridge.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * The Redis key layout, in one place: no other class builds a key string.
+ *
+ * <p>Every key of a slot carries the hash tag {@code {<prefix>:<slot>}}, so all keys one script
+ * touches live in the same Redis Cluster hash slot, and different slots spread over the masters.
+ * A message always lives in the slot chosen by {@link #slotOf(String)} from its id.
+ */
+public final class Keys {
+
+    private final String prefix;
+    private final int slotCount;
+
+    public Keys(String prefix, int slotCount) {
+        if (prefix == null || prefix.isBlank() || prefix.contains("{") || prefix.contains("}")) {
+            throw new IllegalArgumentException("key prefix must be non-blank text without braces: " + prefix);
+        }
+        if (slotCount < 1) {
+            throw new IllegalArgumentException("slot count must be at least 1: " + slotCount);
+        }
+        this.prefix = prefix;
+        this.slotCount = slotCount;
+    }
+
+    public int slotCount() {
+        return slotCount;
+    }
+
+    /** The slot a message id belongs to: stable across instances and restarts. */
+    public int slotOf(String messageId) {
+        CRC32 crc = new CRC32();
+        crc.update(messageId.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % slotCount);
+    }
+
+    /** ZSET: member = message id, score = due time (epoch ms). Waiting messages. */
+    public String due(int slot) {
+        return key(slot, "due");
+    }
+
+    /** ZSET: member = message id, score = lease deadline (epoch ms). Claimed, not yet acknowledged. */
+    public String inFlight(int slot) {
+        return key(slot, "inflight");
+    }
+
+    /** HASH: field = message id, value = envelope bytes ({@link EnvelopeCodec}). Pending and in flight. */
+    public String payloads(int slot) {
+        return key(slot, "payloads");
+    }
+
+    /** HASH: field = message id, value = lease token of the instance that claimed it. */
+    public String leases(int slot) {
+        return key(slot, "leases");
+    }
+
+    /** HASH: field = message id, value = failed delivery attempts so far (absent = 0). */
+    public String attempts(int slot) {
+        return key(slot, "attempts");
+    }
+
+    /** ZSET: member = message id, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
+    public String delivered(int slot) {
+        return key(slot, "delivered");
+    }
+
+    private String key(int slot, String name) {
+        if (slot < 0 || slot >= slotCount) {
+            throw new IllegalArgumentException("slot " + slot + " outside 0.." + (slotCount - 1));
+        }
+        return prefix + ":{" + prefix + ":" + slot + "}:" + name;
+    }
+}

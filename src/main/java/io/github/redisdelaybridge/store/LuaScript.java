@@ -1,0 +1,75 @@
+package io.github.redisdelaybridge.store;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One Lua script from {@code src/main/resources/lua/<name>.lua}, run by its SHA1 (EVALSHA) so the
+ * source crosses the wire only once per Redis server: on NOSCRIPT (a fresh or restarted server, or a
+ * cluster node that has not seen it yet) it falls back to EVAL, which also caches it there.
+ */
+public final class LuaScript {
+
+    private final String name;
+    private final byte[] source;
+    private final String sha1;
+
+    private LuaScript(String name, byte[] source) {
+        this.name = name;
+        this.source = source;
+        this.sha1 = sha1Hex(source);
+    }
+
+    public static LuaScript load(String name) {
+        String resource = "/lua/" + name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing Lua script " + resource);
+            }
+            return new LuaScript(name, in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public <T> CompletableFuture<T> run(
+            RedisScriptingAsyncCommands<byte[], byte[]> redis, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        CompletableFuture<T> bySha = redis.<T>evalsha(sha1, type, keys, args).toCompletableFuture();
+        return bySha.exceptionallyCompose(failure -> {
+            if (unwrap(failure) instanceof RedisNoScriptException) {
+                return redis.<T>eval(source, type, keys, args).toCompletableFuture();
+            }
+            return CompletableFuture.failedFuture(unwrap(failure));
+        });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    private static String sha1Hex(byte[] source) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LuaScript[" + name + " " + sha1 + "]";
+    }
+}

@@ -1,0 +1,5 @@
+package io.github.redisdelaybridge.store;
+
+/** A validated message ready to be stored: its id, when it falls due, and its envelope. */
+public record ScheduleRequest(String messageId, DueTime dueTime, Envelope envelope) {
+}

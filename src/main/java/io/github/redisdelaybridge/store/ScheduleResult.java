@@ -1,0 +1,34 @@
+package io.github.redisdelaybridge.store;
+
+/**
+ * What Redis answered for one {@link ScheduleRequest}.
+ *
+ * @param outcome what happened
+ * @param dueAt   the due time Redis computed (epoch ms) when stored, else -1
+ */
+public record ScheduleResult(Outcome outcome, long dueAt) {
+
+    public enum Outcome {
+        /** Stored; it will be delivered at {@code dueAt}. */
+        SCHEDULED,
+        /** A message with this id is already pending or in flight: this copy was not stored again. */
+        DUPLICATE_PENDING,
+        /** A message with this id was delivered within the dedupe window: this copy was not stored. */
+        DUPLICATE_DELIVERED,
+        /** Its due time lies beyond the maximum delay measured on Redis's clock: not stored. */
+        DELAY_TOO_LONG
+    }
+
+    static ScheduleResult fromScriptCode(long code) {
+        if (code >= 0) {
+            return new ScheduleResult(Outcome.SCHEDULED, code);
+        }
+        Outcome outcome = switch ((int) code) {
+            case -1 -> Outcome.DUPLICATE_PENDING;
+            case -2 -> Outcome.DUPLICATE_DELIVERED;
+            case -3 -> Outcome.DELAY_TOO_LONG;
+            default -> throw new IllegalStateException("schedule.lua returned unknown code " + code);
+        };
+        return new ScheduleResult(outcome, -1);
+    }
+}

@@ -1,0 +1,46 @@
+--[[
+  claim: take up to a batch of due messages for delivery, under a lease.
+
+  Why it is safe: moving a member from the due set to the in-flight set happens inside one
+  script, so two bridge instances can never claim the same message. Each claimed message
+  records the claimer's lease token; only that token can later acknowledge (delete) it, and a
+  message whose lease deadline passes is returned to the due set by reapExpiredLeases.lua.
+
+  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
+  KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[3] payloads       HASH  field = message id, value = envelope bytes
+  KEYS[4] leases         HASH  field = message id, value = lease token of the claimer
+  KEYS[5] attempts       HASH  field = message id, value = failed delivery attempts so far
+
+  ARGV[1] batch size (maximum number of messages to claim)
+  ARGV[2] lease duration in ms
+  ARGV[3] lease token of this claim
+
+  Returns: { now, nextDue, id1, due1, attempts1, envelope1, id2, ... }
+    now      Redis's current time (epoch ms)
+    nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
+             the caller may sleep until then
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local leaseUntil = now + tonumber(ARGV[2])
+local token = ARGV[3]
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
+local result = { now, -1 }
+for i = 1, #due, 2 do
+  local id, score = due[i], due[i + 1]
+  redis.call('ZREM', KEYS[1], id)
+  local envelope = redis.call('HGET', KEYS[3], id)
+  if envelope then
+    redis.call('ZADD', KEYS[2], leaseUntil, id)
+    redis.call('HSET', KEYS[4], id, token)
+    local attempts = redis.call('HGET', KEYS[5], id) or 0
+    result[#result + 1] = id
+    result[#result + 1] = tonumber(score)
+    result[#result + 1] = tonumber(attempts)
+    result[#result + 1] = envelope
+  end
+end
+local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if nextDue[2] then result[2] = tonumber(nextDue[2]) end
+return result

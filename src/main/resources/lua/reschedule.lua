@@ -1,0 +1,28 @@
+--[[
+  reschedule: give a claimed message back to the due set, to be tried again later
+  (a failed publish with backoff) or at once (released at shutdown, unpublished).
+
+  Why it is safe: only the holder of the lease can give the message back, so a stale instance
+  cannot reschedule a message another instance has re-claimed.
+
+  KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[2] due set        ZSET  member = message id, score = due time (epoch ms)
+  KEYS[3] leases         HASH  field = message id, value = lease token of the claimer
+  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
+
+  ARGV[1] message id
+  ARGV[2] lease token
+  ARGV[3] delay from now in ms before the next attempt
+  ARGV[4] 1 to count this as a failed attempt, 0 not to
+
+  Returns: the attempt count after this call, or -1 if the lease did not match (nothing changed)
+]]
+local id, token = ARGV[1], ARGV[2]
+if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREM', KEYS[1], id)
+redis.call('HDEL', KEYS[3], id)
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), id)
+if ARGV[4] == '1' then return redis.call('HINCRBY', KEYS[4], id, 1) end
+return tonumber(redis.call('HGET', KEYS[4], id) or 0)

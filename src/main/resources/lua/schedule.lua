@@ -1,0 +1,43 @@
+--[[
+  schedule: store a batch of delayed messages, each with its due time, atomically.
+
+  Why it is safe: the due time is computed here from Redis's own clock (TIME), so bridge
+  hosts with skewed clocks agree; a message whose id is already pending, in flight, or
+  delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
+  redelivery of the same message is harmless).
+
+  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
+  KEYS[2] payloads       HASH  field = message id, value = envelope bytes
+  KEYS[3] delivered set  ZSET  member = message id, score = delivery time (dedupe window)
+
+  ARGV[1] maximum delay in ms (a due time further than this from now is refused)
+  ARGV[2..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
+
+  Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
+    -1 already pending or in flight (not stored again)
+    -2 delivered within the dedupe window (not stored again)
+    -3 due time beyond the maximum delay (not stored)
+  followed by one last element: Redis's current time (epoch ms).
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local maxDelay = tonumber(ARGV[1])
+local results = {}
+for i = 2, #ARGV, 4 do
+  local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
+  local due
+  if mode == 'delay' then due = now + value else due = value end
+  if redis.call('HEXISTS', KEYS[2], id) == 1 then
+    results[#results + 1] = -1
+  elseif redis.call('ZSCORE', KEYS[3], id) then
+    results[#results + 1] = -2
+  elseif due - now > maxDelay then
+    results[#results + 1] = -3
+  else
+    redis.call('ZADD', KEYS[1], due, id)
+    redis.call('HSET', KEYS[2], id, envelope)
+    results[#results + 1] = due
+  end
+end
+results[#results + 1] = now
+return results

@@ -1,0 +1,55 @@
+package io.github.redisdelaybridge.testkit;
+
+import io.github.redisdelaybridge.BridgeMain;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.Main;
+
+/**
+ * One bridge instance (a Camel Main with the real routes and beans) inside the test JVM. Settings
+ * start from config/application.properties; the test overrides what it needs.
+ */
+public final class BridgeInstance implements AutoCloseable {
+
+    private final Main main;
+
+    private BridgeInstance(Map<String, String> overrides) {
+        this.main = BridgeMain.newMain();
+        overrides.forEach(main::addOverrideProperty);
+        try {
+            main.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("bridge did not start", e);
+        }
+    }
+
+    /** Settings for one test: its own key prefix and topics, the embedded Kafka, the local Redis. */
+    public static Map<String, String> settings(String testName, String redisUri) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("bridge.kafka.bootstrap-servers", EmbeddedKafka.bootstrapServers());
+        s.put("bridge.redis.uri", redisUri);
+        s.put("bridge.redis.key-prefix", "test-" + testName);
+        s.put("bridge.kafka.inbound-topics", testName + ".inbound");
+        s.put("bridge.kafka.group-id", testName + "-bridge");
+        s.put("bridge.dead-letter.kafka-topic", testName + ".dlq");
+        return s;
+    }
+
+    public static BridgeInstance start(Map<String, String> settings) {
+        return new BridgeInstance(settings);
+    }
+
+    public CamelContext context() {
+        return main.getCamelContext();
+    }
+
+    @Override
+    public void close() {
+        try {
+            main.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("bridge did not stop cleanly", e);
+        }
+    }
+}
