@@ -24,12 +24,18 @@ public final class EmbeddedKafka {
 
     /** Starts a broker that lives until {@link KafkaClusterTestKit#close()}; used by the embedded launcher too. */
     public static KafkaClusterTestKit start() {
+        return start(0);
+    }
+
+    /** Starts a broker listening on {@code port} of 127.0.0.1 (0: any free port). */
+    public static KafkaClusterTestKit start(int port) {
         try {
             KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                     .setCombined(true)
                     .setNumBrokerNodes(1)
                     .setNumControllerNodes(1)
                     .build())
+                    .setConfigProp("listeners", "EXTERNAL://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:0")
                     .setConfigProp("offsets.topic.replication.factor", "1")
                     .setConfigProp("offsets.topic.num.partitions", "4")
                     .setConfigProp("transaction.state.log.replication.factor", "1")
