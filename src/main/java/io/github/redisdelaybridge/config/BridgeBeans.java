@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
@@ -15,6 +16,7 @@ import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.StoreLimits;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -41,11 +43,11 @@ public final class BridgeBeans implements CamelConfiguration {
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         RedisConnection redis = new RedisConnection(settings.redisUri(), Duration.ofMillis(settings.redisTimeoutMs()));
-        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()),
-                settings.maxDelayMs(), settings.dedupeWindowMs());
+        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
+                settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
         KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
-        KafkaDeadLetterChannel deadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
+        DeadLetters deadLetters = new DeadLetters(new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic()), store);
         Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), null);
 
         Set<String> inboundChannels = new HashSet<>();
@@ -68,6 +70,7 @@ public final class BridgeBeans implements CamelConfiguration {
         context.addService(new ServiceSupport() {
             @Override
             protected void doStop() {
+                dispatcher.close();
                 kafka.close();
                 redis.close();
             }

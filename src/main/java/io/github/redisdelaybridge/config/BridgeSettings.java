@@ -28,6 +28,8 @@ public record BridgeSettings(
         long maxPayloadBytes,
         List<String> allowedTargets,
         long dedupeWindowMs,
+        long deadLetterMaxCount,
+        long deadLetterMaxAgeMs,
         DispatchSettings dispatch,
         RetryPolicy retry) {
 
@@ -50,8 +52,11 @@ public record BridgeSettings(
                 r.longValue("bridge.payload.max-bytes"),
                 r.list("bridge.targets.allowed"),
                 r.longValue("bridge.dedupe.window-ms"),
+                r.longValue("bridge.dead-letter.keep-max-count"),
+                r.longValue("bridge.dead-letter.keep-max-age-ms"),
                 new DispatchSettings(
                         r.intValue("bridge.dispatch.batch-size"),
+                        r.intValue("bridge.dispatch.max-in-flight"),
                         r.longValue("bridge.dispatch.idle-poll-ms"),
                         r.longValue("bridge.lease.duration-ms"),
                         r.longValue("bridge.dispatch.publish-timeout-ms"),

@@ -25,6 +25,8 @@ public enum DeadLetterReason {
     PAYLOAD_TOO_LARGE("payload-too-large"),
     /** The target broker refused the message on every attempt. */
     PUBLISH_FAILED("publish-failed"),
+    /** A message the bridge could not read for any other reason (the detail says why; please report it). */
+    INVALID_MESSAGE("invalid-message"),
     /** A stored record this bridge cannot read (written by an incompatible version, or damaged). */
     CORRUPT_ENVELOPE("corrupt-envelope");
 
@@ -36,5 +38,14 @@ public enum DeadLetterReason {
 
     public String code() {
         return code;
+    }
+
+    public static DeadLetterReason fromCode(String code) {
+        for (DeadLetterReason reason : values()) {
+            if (reason.code.equals(code)) {
+                return reason;
+            }
+        }
+        throw new IllegalArgumentException("unknown dead-letter reason " + code);
     }
 }

@@ -2,11 +2,12 @@ package io.github.redisdelaybridge.dispatch;
 
 /**
  * @param batchSize        messages claimed per round, over all slots
+ * @param maxInFlight      messages published but not yet settled, at most; claiming waits beyond it
  * @param idlePollMs       longest sleep when nothing is due soon: bounds how late a message stored by
  *                         another instance can be noticed
  * @param leaseMs          how long a claim is held before another instance may take it back
  * @param publishTimeoutMs how long to wait for a broker acknowledgement before counting a failure
  * @param redisTimeoutMs   how long to wait for a Redis script before counting a failure
  */
-public record DispatchSettings(int batchSize, long idlePollMs, long leaseMs, long publishTimeoutMs, long redisTimeoutMs) {
+public record DispatchSettings(int batchSize, int maxInFlight, long idlePollMs, long leaseMs, long publishTimeoutMs, long redisTimeoutMs) {
 }

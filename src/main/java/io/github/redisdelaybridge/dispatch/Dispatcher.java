@@ -1,8 +1,8 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.inbound.DelayHeaders;
 import io.github.redisdelaybridge.outbound.Publisher;
 import io.github.redisdelaybridge.outbound.Target;
@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -27,36 +30,47 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves due messages from Redis to their targets: claim (under a lease) -> publish -> wait for the
- * broker's acknowledgement -> acknowledge in Redis. A failed publish is rescheduled with backoff, or
+ * Moves due messages from Redis to their targets: claim (under a lease) -> publish -> broker
+ * acknowledgement -> acknowledge in Redis. A failed publish is rescheduled with backoff, or
  * dead-lettered once its retries are exhausted; nothing is deleted from Redis before a broker has it.
  *
  * <p>The dispatch timer route calls {@link #dispatchDueMessages()} back to back. One call is a cycle of
- * at most {@code idlePollMs}: it drains everything due, then sleeps until the next due time that the
- * claim script reported (or until the inbound side stores something earlier), so lateness does not
- * depend on a polling period.
+ * at most {@code idlePollMs}: it claims and publishes everything due, then sleeps until the next due
+ * time that the claim script reported (or until the inbound side stores something earlier), so
+ * lateness does not depend on a polling period.
+ *
+ * <p>Publishing is asynchronous: the cycle thread only claims and hands messages to the publishers;
+ * each claimed batch is settled in Redis on a separate thread once all its publishes completed. So a
+ * slow or failing target never holds up messages for other targets, and up to {@code maxInFlight}
+ * messages are on their way at once.
  */
-public final class Dispatcher implements DispatchWakeup {
+public final class Dispatcher implements DispatchWakeup, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
     private final DelayStore store;
     private final Publisher publisher;
-    private final DeadLetterChannel deadLetters;
+    private final DeadLetters deadLetters;
     private final RetryPolicy retryPolicy;
     private final DispatchSettings settings;
     private final String instanceId;
     private final BooleanSupplier stopping;
 
+    private final ExecutorService settler = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "dispatch-settler");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final AtomicLong claimSequence = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition wakeUp = lock.newCondition();
+    private final Condition changed = lock.newCondition();
     private volatile long plannedWakeAt = Long.MAX_VALUE;
-    private volatile boolean woken;
+    private boolean signalled;
     private int nextSlot;
     private long redisUnavailableSince;
 
-    public Dispatcher(DelayStore store, Publisher publisher, DeadLetterChannel deadLetters, RetryPolicy retryPolicy,
+    public Dispatcher(DelayStore store, Publisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, String instanceId, BooleanSupplier stopping) {
         this.store = store;
         this.publisher = publisher;
@@ -67,61 +81,80 @@ public final class Dispatcher implements DispatchWakeup {
         this.stopping = stopping;
     }
 
-    /** Camel bean method: one dispatch cycle. */
+    /** Camel bean method: one dispatch cycle. When the bridge is stopping, waits for in-flight messages to settle. */
     public void dispatchDueMessages() throws InterruptedException {
         long cycleEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.idlePollMs());
-        while (!stopping.getAsBoolean()) {
-            ClaimRound round;
-            try {
-                round = claimFromEverySlot();
-                if (redisUnavailableSince != 0) {
-                    LOG.info("Redis answers again; dispatching resumes");
-                    redisUnavailableSince = 0;
+        try {
+            while (!stopping.getAsBoolean()) {
+                long remainingMs = TimeUnit.NANOSECONDS.toMillis(cycleEnd - System.nanoTime());
+                int room = settings.maxInFlight() - inFlight.get();
+                if (room <= 0) {
+                    if (remainingMs <= 0) {
+                        return;
+                    }
+                    awaitSignal(Math.min(remainingMs, 10), Long.MAX_VALUE);
+                    continue;
                 }
-            } catch (Exception e) {
-                if (redisUnavailableSince == 0) {
-                    redisUnavailableSince = System.currentTimeMillis();
-                    LOG.warn("cannot claim due messages, dispatching paused until Redis answers: {}", rootMessage(e));
+                ClaimRound round = claim(Math.min(settings.batchSize(), room));
+                if (round == null) {
+                    return;
                 }
-                return;
+                if (!round.messages().isEmpty()) {
+                    publishAndSettle(round.messages());
+                    continue;
+                }
+                if (remainingMs <= 0) {
+                    return;
+                }
+                long untilNextDue = round.nextDue() < 0 ? Long.MAX_VALUE : Math.max(0, round.nextDue() - round.redisNow());
+                long sleepMs = Math.min(remainingMs, untilNextDue);
+                awaitSignal(sleepMs, round.redisNow() + sleepMs);
             }
-            if (!round.messages().isEmpty()) {
-                deliver(round.messages());
-                continue;
+        } finally {
+            if (stopping.getAsBoolean()) {
+                awaitSettled(settings.publishTimeoutMs() + 2 * settings.redisTimeoutMs());
             }
-            long remainingMs = TimeUnit.NANOSECONDS.toMillis(cycleEnd - System.nanoTime());
-            if (remainingMs <= 0) {
-                return;
-            }
-            long untilNextDue = round.nextDue() < 0 ? Long.MAX_VALUE : Math.max(0, round.nextDue() - round.redisNow());
-            sleep(Math.min(remainingMs, untilNextDue), round.redisNow());
         }
     }
 
     @Override
     public void wakeIfEarlierThan(long dueAtEpochMs) {
         if (dueAtEpochMs < plannedWakeAt) {
-            lock.lock();
-            try {
-                woken = true;
-                wakeUp.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            signal();
         }
     }
 
-    private void sleep(long millis, long redisNow) throws InterruptedException {
+    /** Messages published but not yet settled in Redis. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    @Override
+    public void close() {
+        settler.shutdown();
+    }
+
+    private void signal() {
+        lock.lock();
+        try {
+            signalled = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitSignal(long millis, long wakeAtRedisTime) throws InterruptedException {
         if (millis <= 0) {
             return;
         }
         lock.lock();
         try {
-            woken = false;
-            plannedWakeAt = redisNow + millis;
+            signalled = false;
+            plannedWakeAt = wakeAtRedisTime;
             long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
-            while (!woken && nanos > 0) {
-                nanos = wakeUp.awaitNanos(nanos);
+            while (!signalled && nanos > 0) {
+                nanos = changed.awaitNanos(nanos);
             }
         } finally {
             plannedWakeAt = Long.MAX_VALUE;
@@ -129,14 +162,44 @@ public final class Dispatcher implements DispatchWakeup {
         }
     }
 
+    private void awaitSettled(long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (inFlight.get() > 0 && System.currentTimeMillis() < deadline) {
+            awaitSignal(10, Long.MAX_VALUE);
+        }
+        if (inFlight.get() > 0) {
+            LOG.warn("stopping with {} messages unsettled; their leases expire and they are delivered again", inFlight.get());
+        }
+    }
+
     private record ClaimRound(long redisNow, long nextDue, List<ClaimedMessage> messages) {
     }
 
-    /** Claims from all slots in one pipelined round trip, starting at a rotating slot for fairness. */
-    private ClaimRound claimFromEverySlot() throws Exception {
+    /** Claims from all slots in one pipelined round trip, starting at a rotating slot; null if Redis failed. */
+    private ClaimRound claim(int limit) {
+        try {
+            ClaimRound round = claimFromEverySlot(limit);
+            if (redisUnavailableSince != 0) {
+                LOG.info("Redis answers again after {} ms; dispatching resumes", System.currentTimeMillis() - redisUnavailableSince);
+                redisUnavailableSince = 0;
+            }
+            return round;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (Exception e) {
+            if (redisUnavailableSince == 0) {
+                redisUnavailableSince = System.currentTimeMillis();
+                LOG.warn("cannot claim due messages, dispatching paused until Redis answers: {}", rootMessage(e));
+            }
+            return null;
+        }
+    }
+
+    private ClaimRound claimFromEverySlot(int limit) throws Exception {
         int slots = store.keys().slotCount();
         String token = instanceId + ":" + claimSequence.incrementAndGet();
-        int perSlot = Math.max(1, settings.batchSize() / slots);
+        int perSlot = Math.max(1, limit / slots);
         List<CompletableFuture<ClaimedBatch>> claims = new ArrayList<>(slots);
         for (int i = 0; i < slots; i++) {
             claims.add(store.claim((nextSlot + i) % slots, perSlot, settings.leaseMs(), token));
@@ -157,88 +220,99 @@ public final class Dispatcher implements DispatchWakeup {
         return new ClaimRound(redisNow, nextDue, messages);
     }
 
-    /** Publishes a claimed batch, waits for every broker acknowledgement, then settles each message in Redis. */
-    private void deliver(List<ClaimedMessage> claimed) throws InterruptedException {
+    /** Hands a claimed batch to the publishers (in due order) and settles it once every publish completed. */
+    private void publishAndSettle(List<ClaimedMessage> claimed) {
+        inFlight.addAndGet(claimed.size());
         List<CompletableFuture<Void>> publishes = new ArrayList<>(claimed.size());
         for (ClaimedMessage message : claimed) {
-            publishes.add(publish(message));
+            publishes.add(publish(message).orTimeout(settings.publishTimeoutMs(), TimeUnit.MILLISECONDS));
         }
+        CompletableFuture.allOf(publishes.stream().map(p -> p.exceptionally(failure -> null)).toArray(CompletableFuture[]::new))
+                .thenComposeAsync(allDone -> settle(claimed, publishes), settler)
+                .whenComplete((settled, failure) -> {
+                    if (failure != null) {
+                        // The messages stay in flight; their leases expire and they are delivered again (at-least-once).
+                        LOG.warn("could not settle {} delivered messages in Redis; they are redelivered after their lease expires: {}",
+                                claimed.size(), rootMessage(failure));
+                    }
+                    inFlight.addAndGet(-claimed.size());
+                    signal();
+                });
+    }
+
+    private CompletableFuture<Void> publish(ClaimedMessage message) {
+        try {
+            Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+            return publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt());
+        } catch (RuntimeException unreadable) {
+            return CompletableFuture.failedFuture(new UnreadableRecordException(unreadable));
+        }
+    }
+
+    private CompletableFuture<Void> settle(List<ClaimedMessage> claimed, List<CompletableFuture<Void>> publishes) {
         Map<Integer, List<ClaimedMessage>> deliveredBySlot = new TreeMap<>();
         List<CompletableFuture<?>> settlements = new ArrayList<>();
         for (int i = 0; i < claimed.size(); i++) {
             ClaimedMessage message = claimed.get(i);
-            try {
-                publishes.get(i).get(settings.publishTimeoutMs(), TimeUnit.MILLISECONDS);
+            CompletableFuture<Void> publish = publishes.get(i);
+            if (publish.isCompletedExceptionally()) {
+                settlements.add(publishFailed(message, publish.handle((ok, failure) -> failure).join()));
+            } else {
                 deliveredBySlot.computeIfAbsent(message.slot(), s -> new ArrayList<>()).add(message);
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                settlements.add(publishFailed(message, e));
             }
         }
         deliveredBySlot.forEach((slot, delivered) -> settlements.add(store.acknowledge(slot, delivered)));
-        for (CompletableFuture<?> settlement : settlements) {
-            try {
-                settlement.get(settings.redisTimeoutMs(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                // The message stays in flight; its lease expires and it is delivered again (at-least-once).
-                LOG.warn("could not settle a delivered batch in Redis; it will be redelivered after its lease expires: {}",
-                        rootMessage(e));
-            }
-        }
-    }
-
-    private CompletableFuture<Void> publish(ClaimedMessage message) {
-        Envelope envelope;
-        try {
-            envelope = EnvelopeCodec.decode(message.encodedEnvelope());
-        } catch (IllegalArgumentException corrupt) {
-            return CompletableFuture.failedFuture(new CorruptEnvelopeException(corrupt.getMessage()));
-        }
-        return publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt());
+        return CompletableFuture.allOf(settlements.toArray(CompletableFuture[]::new));
     }
 
     /** Reschedules with backoff, or dead-letters when retries are exhausted or the record is unreadable. */
-    private CompletableFuture<?> publishFailed(ClaimedMessage message, Exception failure) {
+    private CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
-        boolean corrupt = failure.getCause() instanceof CorruptEnvelopeException || failure instanceof CorruptEnvelopeException;
-        if (!corrupt && !retryPolicy.exhausted(failedAttempts)) {
+        boolean unreadable = unwrap(failure) instanceof UnreadableRecordException;
+        if (!unreadable && !retryPolicy.exhausted(failedAttempts)) {
             long backoff = retryPolicy.backoffMs(failedAttempts);
             LOG.warn("publishing {} failed (attempt {} of {}), retrying in {} ms: {}", message.messageId(), failedAttempts,
                     retryPolicy.maxAttempts(), backoff, rootMessage(failure));
             return store.reschedule(message, backoff, true);
         }
-        DeadLetter deadLetter = corrupt ? corruptDeadLetter(message, failure) : exhaustedDeadLetter(message, failedAttempts, failure);
+        DeadLetter deadLetter = unreadable ? unreadableDeadLetter(message, failure) : exhaustedDeadLetter(message, failedAttempts, failure);
         LOG.error("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
-        return deadLetters.send(deadLetter)
-                .thenCompose(sent -> store.acknowledge(message.slot(), List.of(message)))
+        return deadLetters.recordUndeliverable(message, deadLetter)
                 .exceptionallyCompose(deadLetterFailed -> {
                     LOG.warn("could not dead-letter {}, retrying later: {}", message.messageId(), rootMessage(deadLetterFailed));
                     return store.reschedule(message, retryPolicy.backoffMs(failedAttempts), false);
                 });
     }
 
-    private static DeadLetter exhaustedDeadLetter(ClaimedMessage message, int attempts, Exception failure) {
+    private static DeadLetter exhaustedDeadLetter(ClaimedMessage message, int attempts, Throwable failure) {
         Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
         List<MessageHeader> headers = new ArrayList<>(envelope.headers());
         headers.add(MessageHeader.text(DelayHeaders.TARGET, envelope.target()));
         return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED,
                 "publishing to " + envelope.target() + " failed " + attempts + " times; last error: " + rootMessage(failure),
-                envelope.origin(), attempts, envelope.key(), headers, envelope.properties(), envelope.body());
+                envelope.origin(), envelope.target(), attempts, envelope.key(), headers, envelope.properties(), envelope.body());
     }
 
-    private static DeadLetter corruptDeadLetter(ClaimedMessage message, Exception failure) {
+    private static DeadLetter unreadableDeadLetter(ClaimedMessage message, Throwable failure) {
         return new DeadLetter(message.messageId(), DeadLetterReason.CORRUPT_ENVELOPE,
-                "stored record cannot be read: " + rootMessage(failure), "redis", message.attempts(), null, List.of(), Map.of(),
+                "stored record cannot be read: " + rootMessage(failure), "redis", "", message.attempts(), null, List.of(), Map.of(),
                 message.encodedEnvelope());
     }
 
-    private static final class CorruptEnvelopeException extends RuntimeException {
-        CorruptEnvelopeException(String message) {
-            super(message);
+    /** A claimed record that cannot be decoded or names an unparseable target: retrying cannot help. */
+    private static final class UnreadableRecordException extends RuntimeException {
+        UnreadableRecordException(Throwable cause) {
+            super(cause.getMessage(), cause);
         }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     static String rootMessage(Throwable e) {

@@ -51,6 +51,10 @@ public final class DelayRequestValidator {
             return new ValidatedMessage.Accepted(message, toRequest(message));
         } catch (Rejection rejection) {
             return new ValidatedMessage.Rejected(message, rejection);
+        } catch (RuntimeException unexpected) {
+            // Never let one odd record stop the consumer: it would be polled again and again.
+            return new ValidatedMessage.Rejected(message, new Rejection(DeadLetterReason.INVALID_MESSAGE,
+                    "unexpected " + unexpected.getClass().getSimpleName() + ": " + unexpected.getMessage()));
         }
     }
 

@@ -35,6 +35,19 @@ public record InboundMessage(
         return Optional.empty();
     }
 
+    /**
+     * The id to file this message under even when it is rejected: the producer's x-message-id if it is
+     * usable text, else the default id.
+     */
+    public String idForRecords() {
+        return lastHeader(DelayHeaders.MESSAGE_ID)
+                .map(MessageHeader::value)
+                .filter(v -> v != null && v.length > 0 && v.length <= 512)
+                .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8).strip())
+                .filter(id -> !id.isEmpty() && !id.contains("\uFFFD"))
+                .orElse(defaultMessageId);
+    }
+
     /** Bytes this message takes: body, key and headers. */
     public long size() {
         long size = (body == null ? 0 : body.length) + (key == null ? 0 : key.length);

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.inbound;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
+import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.store.DelayStore;
@@ -30,11 +30,11 @@ public final class MessageScheduler {
     private static final long OPERATION_TIMEOUT_MS = 30_000;
 
     private final DelayStore store;
-    private final DeadLetterChannel deadLetters;
+    private final DeadLetters deadLetters;
     private final DispatchWakeup wakeup;
     private final BooleanSupplier stopping;
 
-    public MessageScheduler(DelayStore store, DeadLetterChannel deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping) {
+    public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping) {
         this.store = store;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
@@ -83,14 +83,13 @@ public final class MessageScheduler {
                 LOG.warn("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
                         deadLetter.reason().code(), deadLetter.detail());
             }
-            retryUntilDone("send " + rejected.size() + " dead letters", () -> CompletableFuture.allOf(
-                    rejected.stream().map(deadLetters::send).toArray(CompletableFuture[]::new)));
+            retryUntilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
         }
         return new IngestReport(scheduled, duplicates, rejected.size(), batch.acknowledgement());
     }
 
     private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {
-        return new DeadLetter(message.defaultMessageId(), reason, detail, message.origin(), 0,
+        return new DeadLetter(message.idForRecords(), reason, detail, message.origin(), "", 0,
                 message.key(), message.headers(), message.properties(), message.body());
     }
 

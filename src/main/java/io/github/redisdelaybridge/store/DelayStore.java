@@ -21,19 +21,19 @@ public final class DelayStore {
 
     private final RedisScriptingAsyncCommands<byte[], byte[]> redis;
     private final Keys keys;
-    private final long maxDelayMs;
-    private final long dedupeWindowMs;
+    private final StoreLimits limits;
     private final LuaScript schedule = LuaScript.load("schedule");
     private final LuaScript claim = LuaScript.load("claim");
     private final LuaScript acknowledge = LuaScript.load("acknowledge");
     private final LuaScript reschedule = LuaScript.load("reschedule");
     private final LuaScript reapExpiredLeases = LuaScript.load("reapExpiredLeases");
+    private final LuaScript deadLetter = LuaScript.load("deadLetter");
+    private final LuaScript storeDeadLetters = LuaScript.load("storeDeadLetters");
 
-    public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, long maxDelayMs, long dedupeWindowMs) {
+    public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits) {
         this.redis = redis;
         this.keys = keys;
-        this.maxDelayMs = maxDelayMs;
-        this.dedupeWindowMs = dedupeWindowMs;
+        this.limits = limits;
     }
 
     public Keys keys() {
@@ -60,7 +60,7 @@ public final class DelayStore {
     private CompletableFuture<Void> scheduleChunk(int slot, List<Integer> chunk, List<ScheduleRequest> requests, ScheduleResult[] results) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot))};
         byte[][] args = new byte[1 + 4 * chunk.size()][];
-        args[0] = number(maxDelayMs);
+        args[0] = number(limits.maxDelayMs());
         int a = 1;
         for (int index : chunk) {
             ScheduleRequest request = requests.get(index);
@@ -101,7 +101,7 @@ public final class DelayStore {
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.leases(slot)),
                 bytes(keys.attempts(slot)), bytes(keys.delivered(slot))};
         byte[][] args = new byte[1 + 2 * delivered.size()][];
-        args[0] = number(dedupeWindowMs);
+        args[0] = number(limits.dedupeWindowMs());
         int a = 1;
         for (ClaimedMessage message : delivered) {
             args[a++] = bytes(message.messageId());
@@ -125,6 +125,42 @@ public final class DelayStore {
     public CompletableFuture<Long> reapExpiredLeases(int slot, int limit) {
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.leases(slot)), bytes(keys.attempts(slot))};
         return reapExpiredLeases.run(redis, ScriptOutputType.INTEGER, slotKeys, number(limit));
+    }
+
+    /**
+     * Moves a claimed message into the dead-letter store (after the dead-letter channel has it).
+     * Returns 1, or -1 if this instance no longer held its lease.
+     */
+    public CompletableFuture<Long> deadLetter(ClaimedMessage message, byte[] record) {
+        int slot = message.slot();
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.leases(slot)),
+                bytes(keys.attempts(slot)), bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+        return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(message.messageId()), bytes(message.leaseToken()),
+                record, number(deadLettersPerSlot()), number(limits.deadLetterMaxAgeMs()));
+    }
+
+    /** Keeps records of messages refused at ingest in the dead-letter store; keyed by message id. */
+    public CompletableFuture<Void> storeDeadLetters(Map<String, byte[]> recordsById) {
+        Map<Integer, List<Map.Entry<String, byte[]>>> bySlot = new TreeMap<>();
+        recordsById.entrySet().forEach(e -> bySlot.computeIfAbsent(keys.slotOf(e.getKey()), s -> new ArrayList<>()).add(e));
+        List<CompletableFuture<Long>> calls = new ArrayList<>();
+        bySlot.forEach((slot, records) -> {
+            byte[][] args = new byte[2 + 2 * records.size()][];
+            args[0] = number(deadLettersPerSlot());
+            args[1] = number(limits.deadLetterMaxAgeMs());
+            int a = 2;
+            for (Map.Entry<String, byte[]> record : records) {
+                args[a++] = bytes(record.getKey());
+                args[a++] = record.getValue();
+            }
+            calls.add(storeDeadLetters.run(redis, ScriptOutputType.INTEGER,
+                    new byte[][] {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))}, args));
+        });
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    }
+
+    private long deadLettersPerSlot() {
+        return Math.max(1, limits.deadLetterMaxCount() / keys.slotCount());
     }
 
     private static byte[] bytes(String text) {

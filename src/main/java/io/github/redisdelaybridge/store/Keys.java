@@ -67,6 +67,16 @@ public final class Keys {
         return key(slot, "delivered");
     }
 
+    /** HASH: field = message id, value = dead-letter record bytes ({@code deadletter/DeadLetterCodec}). */
+    public String deadLetters(int slot) {
+        return key(slot, "dead");
+    }
+
+    /** ZSET: member = message id, score = time it was dead-lettered (epoch ms). Bounded by count and age. */
+    public String deadLetterIndex(int slot) {
+        return key(slot, "dead-index");
+    }
+
     private String key(int slot, String name) {
         if (slot < 0 || slot >= slotCount) {
             throw new IllegalArgumentException("slot " + slot + " outside 0.." + (slotCount - 1));

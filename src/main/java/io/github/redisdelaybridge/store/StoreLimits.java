@@ -1,0 +1,12 @@
+package io.github.redisdelaybridge.store;
+
+/**
+ * Bounds the store enforces inside its scripts.
+ *
+ * @param maxDelayMs          a due time further than this from Redis's now is refused
+ * @param dedupeWindowMs      how long delivered ids are remembered (0: not at all)
+ * @param deadLetterMaxCount  dead-letter records kept, over all slots; the oldest go first
+ * @param deadLetterMaxAgeMs  dead-letter records older than this are dropped
+ */
+public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
+}

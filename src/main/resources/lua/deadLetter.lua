@@ -1,0 +1,44 @@
+--[[
+  deadLetter: move a claimed message that will never be delivered into the dead-letter store, in the
+  same step that removes it from the delivery structures. Called after the dead-letter broker
+  channel has acknowledged the message, so it is never only in neither place.
+
+  Why it is safe: only the holder of the lease can do it (a stale instance changes nothing), and the
+  store is bounded: each call trims at most 100 of the oldest records beyond the count or age limit.
+
+  KEYS[1] in-flight set      ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[2] payloads           HASH  field = message id, value = envelope bytes
+  KEYS[3] leases             HASH  field = message id, value = lease token of the claimer
+  KEYS[4] attempts           HASH  field = message id, value = failed delivery attempts so far
+  KEYS[5] dead letters       HASH  field = message id, value = dead-letter record bytes
+  KEYS[6] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+
+  ARGV[1] message id
+  ARGV[2] lease token
+  ARGV[3] dead-letter record bytes
+  ARGV[4] maximum records kept in this slot's store
+  ARGV[5] maximum age of a record in ms
+
+  Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
+]]
+local id, token = ARGV[1], ARGV[2]
+if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREM', KEYS[1], id)
+redis.call('HDEL', KEYS[2], id)
+redis.call('HDEL', KEYS[3], id)
+redis.call('HDEL', KEYS[4], id)
+redis.call('HSET', KEYS[5], id, ARGV[3])
+redis.call('ZADD', KEYS[6], now, id)
+
+local function trim(ids)
+  if #ids > 0 then
+    redis.call('ZREM', KEYS[6], unpack(ids))
+    redis.call('HDEL', KEYS[5], unpack(ids))
+  end
+end
+trim(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now - tonumber(ARGV[5]), 'LIMIT', 0, 100))
+local excess = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[4])
+if excess > 0 then trim(redis.call('ZRANGE', KEYS[6], 0, math.min(excess, 100) - 1)) end
+return 1
