@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
+import io.github.redisdelaybridge.health.RedisHealthCheck;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
@@ -66,6 +68,8 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs()));
         registry.bind("delayStore", store);
+
+        HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
         context.addService(new ServiceSupport() {
             @Override

@@ -33,6 +33,9 @@ public final class BridgeInstance implements AutoCloseable {
         s.put("bridge.kafka.inbound-topics", testName + ".inbound");
         s.put("bridge.kafka.group-id", testName + "-bridge");
         s.put("bridge.dead-letter.kafka-topic", testName + ".dlq");
+        String httpPort = Integer.toString(FreePorts.next());
+        s.put("camel.server.port", httpPort);
+        s.put("camel.management.port", httpPort);
         return s;
     }
 

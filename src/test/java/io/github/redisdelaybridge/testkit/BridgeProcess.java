@@ -1,0 +1,29 @@
+package io.github.redisdelaybridge.testkit;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A bridge in a JVM of its own (io.github.redisdelaybridge.BridgeMain, the production entry point),
+ * configured only through environment variables, as an operator would. A test can SIGKILL it.
+ */
+public final class BridgeProcess {
+
+    private BridgeProcess() {
+    }
+
+    /** Starts a bridge with {@code settings} (bridge.* keys) and waits until its routes run. */
+    public static ChildProcess start(String name, Map<String, String> settings) throws InterruptedException {
+        Map<String, String> environment = new LinkedHashMap<>();
+        settings.forEach((key, value) -> environment.put(key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'), value));
+        int httpPort = FreePorts.next();
+        environment.put("CAMEL_SERVER_PORT", Integer.toString(httpPort));
+        environment.put("CAMEL_MANAGEMENT_PORT", Integer.toString(httpPort));
+        ChildProcess process = ChildProcess.java(name, "io.github.redisdelaybridge.BridgeMain", List.of(), environment).start();
+        process.awaitLog(io.github.redisdelaybridge.BridgeMain.READY, Duration.ofSeconds(60));
+        return process;
+    }
+}

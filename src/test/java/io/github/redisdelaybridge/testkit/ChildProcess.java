@@ -1,0 +1,133 @@
+package io.github.redisdelaybridge.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A server process a fault test starts, kills, freezes and restarts: a redis-server, a Kafka broker or
+ * a bridge in a JVM of its own. Output goes to a log file under target/fault-tests.
+ */
+public final class ChildProcess implements AutoCloseable {
+
+    private final String name;
+    private final List<String> command;
+    private final Map<String, String> environment;
+    private final Path log;
+    private Process process;
+
+    public ChildProcess(String name, List<String> command, Map<String, String> environment) {
+        this.name = name;
+        this.command = List.copyOf(command);
+        this.environment = Map.copyOf(environment);
+        this.log = Path.of("target", "fault-tests", name + ".log");
+    }
+
+    /** A JVM running {@code mainClass} with this test JVM's class path, in the project directory. */
+    public static ChildProcess java(String name, String mainClass, List<String> jvmOptions, Map<String, String> environment) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        return new ChildProcess(name, command, environment);
+    }
+
+    public ChildProcess start() {
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .directory(new File("."));
+            builder.environment().putAll(environment);
+            process = builder.start();
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name, e);
+        }
+    }
+
+    /** Waits until the log contains {@code text} (written by the child when it is ready). */
+    public void awaitLog(String text, Duration timeout) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            if (logText().contains(text)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail());
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException(name + " did not log '" + text + "' within " + timeout + ":\n" + tail());
+    }
+
+    public String logText() {
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private String tail() {
+        String text = logText();
+        return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
+    }
+
+    /** SIGKILL: no shutdown hook, no graceful stop. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** SIGTERM, then wait for a graceful exit. */
+    public void stop(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            kill();
+        }
+    }
+
+    /** SIGSTOP: the process stays, but answers nothing, as if the network to it were cut. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT: resume after {@link #freeze()}. */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (isAlive()) {
+            thawQuietly();
+            kill();
+        }
+    }
+
+    private void thawQuietly() {
+        try {
+            thaw();
+        } catch (IOException | InterruptedException ignored) {
+            // it is being killed anyway
+        }
+    }
+}
