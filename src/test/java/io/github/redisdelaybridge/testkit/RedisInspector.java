@@ -35,6 +35,15 @@ public final class RedisInspector implements AutoCloseable {
         return total;
     }
 
+    /** How many claims are held under lease tokens starting with {@code instanceId}. */
+    public long leasesHeldBy(String instanceId) {
+        long total = 0;
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            total += connection.sync().hvals(keys.leases(slot)).stream().filter(token -> token.startsWith(instanceId + ":")).count();
+        }
+        return total;
+    }
+
     /** Waits until {@code value} reaches {@code expected}; returns the last value seen. */
     public static long awaitValue(LongSupplier value, long expected, Duration timeout) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeout.toMillis();

@@ -1,0 +1,106 @@
+package io.github.redisdelaybridge.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import io.github.redisdelaybridge.testkit.BridgeProcess;
+import io.github.redisdelaybridge.testkit.ChildProcess;
+import io.github.redisdelaybridge.testkit.DeliveryReport;
+import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
+import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.RedisInspector;
+import io.github.redisdelaybridge.testkit.TargetCollector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two instances; one is killed while it holds leases on claimed messages. The survivor delivers
+ * everything, the dead instance's messages once their lease has expired.
+ */
+class LeaseTakeoverTest {
+
+    private static final String NAME = "lease-takeover";
+    private static final int MESSAGES = 6_000;
+    private static final long LEASE_MS = 3_000;
+
+    @Test
+    void survivorDeliversTheKilledInstancesClaimsAfterTheirLeaseExpires() throws Exception {
+        LocalRedis.deleteKeys("test-" + NAME);
+        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
+        settings.put("bridge.lease.duration-ms", Long.toString(LEASE_MS));
+        settings.put("bridge.lease.reap-interval-ms", "500");
+        settings.put("bridge.dispatch.batch-size", "200");
+        String inbound = settings.get("bridge.kafka.inbound-topics");
+        String target = NAME + ".target";
+        Map<String, String> doomed = new LinkedHashMap<>(settings);
+        doomed.remove("camel.server.port");
+        doomed.remove("camel.management.port");
+        doomed.put("bridge.instance-id", "doomed");
+        Map<String, String> survivor = new LinkedHashMap<>(settings);
+        survivor.put("bridge.instance-id", "survivor");
+
+        try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
+             RedisInspector redis = new RedisInspector(LocalRedis.URI, "test-" + NAME, 1)) {
+            kafka.createTopics(2, inbound, target);
+            try (TargetCollector collector = new TargetCollector(kafka, target, settings.get("bridge.dead-letter.kafka-topic"));
+                 ChildProcess doomedInstance = BridgeProcess.start(NAME + "-doomed", doomed);
+                 BridgeInstance survivorInstance = BridgeInstance.start(survivor)) {
+                List<String> sent = new ArrayList<>();
+                for (int i = 0; i < MESSAGES; i++) {
+                    String id = "l" + i;
+                    sent.add(id);
+                    kafka.send(inbound, null, ("payload " + i).getBytes(),
+                            Map.of("x-delay", Integer.toString(2_000 + i % 3_000), "x-target", "kafka:" + target, "x-message-id", id));
+                }
+                kafka.flush();
+
+                long heldByDoomed = freezeWhileHoldingLeases(doomedInstance, redis, Duration.ofSeconds(30));
+                long killedAt = System.currentTimeMillis();
+                doomedInstance.kill();
+                assertThat(heldByDoomed).as("the killed instance held leases").isPositive();
+                assertThat(redis.leasesHeldBy("doomed")).as("its leases outlive it until they expire").isPositive();
+
+                collector.awaitDistinct(MESSAGES, LeaseTakeoverTest::id, Duration.ofSeconds(90));
+                long allDeliveredAt = System.currentTimeMillis();
+                Thread.sleep(1_000);
+                List<Received> received = collector.received();
+                DeliveryReport report = DeliveryReport.of("LeaseTakeoverTest (" + heldByDoomed + " leased by the killed instance)", sent,
+                        received.stream().filter(r -> r.record().topic().equals(target)).map(LeaseTakeoverTest::id).toList(),
+                        received.stream().filter(r -> !r.record().topic().equals(target)).map(LeaseTakeoverTest::id).toList());
+
+                assertThat(report.missing()).isZero();
+                assertThat(report.deadLettered()).isZero();
+                assertThat(report.duplicates()).as("at most the killed instance's in-flight claims").isLessThanOrEqualTo((int) heldByDoomed);
+                assertThat(redis.leasesHeldBy("doomed")).isZero();
+                assertThat(allDeliveredAt - killedAt).as("the last of them waited for the lease to expire").isGreaterThanOrEqualTo(LEASE_MS / 2);
+            }
+        }
+    }
+
+    /** Freezes the instance at a moment it holds leases (retrying until it does); returns how many. */
+    private static long freezeWhileHoldingLeases(ChildProcess instance, RedisInspector redis, Duration timeout) throws Exception {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            if (redis.leasesHeldBy("doomed") > 0) {
+                instance.freeze();
+                long held = redis.leasesHeldBy("doomed");
+                if (held > 0) {
+                    return held;
+                }
+                instance.thaw();
+            }
+            Thread.sleep(1);
+        }
+        return 0;
+    }
+
+    static String id(Received r) {
+        return r.header("x-message-id");
+    }
+}
