@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param key        the Kafka record key, or null
  * @param headers    user headers in arrival order, delay-control headers already removed
  * @param properties broker message properties that are not headers (AMQP content-type and the like)
- * @param body       the payload bytes, never re-encoded
+ * @param body       the payload bytes, never re-encoded; null for a Kafka tombstone
  */
 public record Envelope(
         String messageId,
@@ -32,7 +32,6 @@ public record Envelope(
         Objects.requireNonNull(origin, "origin");
         headers = List.copyOf(headers);
         properties = Map.copyOf(properties);
-        Objects.requireNonNull(body, "body");
     }
 
     @Override
@@ -50,6 +49,6 @@ public record Envelope(
 
     @Override
     public String toString() {
-        return "Envelope[" + messageId + " -> " + target + ", " + body.length + " bytes]";
+        return "Envelope[" + messageId + " -> " + target + ", " + (body == null ? "tombstone" : body.length + " bytes") + "]";
     }
 }

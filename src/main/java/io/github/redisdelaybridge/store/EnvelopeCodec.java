@@ -25,7 +25,7 @@ import java.util.Map;
  *   bytes key (nullable)
  *   int32 header count, then per header: text name, bytes value (nullable)
  *   int32 property count, then per property: text name, text value
- *   bytes body
+ *   bytes body (nullable: a Kafka tombstone)
  * </pre>
  * The payload is copied as bytes, so it comes out exactly as it went in. A reader refuses a version it
  * does not know rather than guessing, so a newer bridge's records are never mangled by an older one.
@@ -39,7 +39,7 @@ public final class EnvelopeCodec {
     }
 
     public static byte[] encode(Envelope envelope) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream(envelope.body().length + 128);
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream((envelope.body() == null ? 0 : envelope.body().length) + 128);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
             out.writeByte(MAGIC);
             out.writeByte(VERSION);
@@ -89,8 +89,8 @@ public final class EnvelopeCodec {
                 properties.put(readText(in), readText(in));
             }
             byte[] body = readBytes(in);
-            if (body == null || in.available() != 0) {
-                throw new IllegalArgumentException("corrupt envelope: bad body or trailing bytes");
+            if (in.available() != 0) {
+                throw new IllegalArgumentException("corrupt envelope: trailing bytes");
             }
             return new Envelope(messageId, target, origin, key, headers, properties, body);
         } catch (IOException e) {
