@@ -11,7 +11,9 @@
   KEYS[3] delivered set  ZSET  member = message id, score = delivery time (dedupe window)
 
   ARGV[1] maximum delay in ms (a due time further than this from now is refused)
-  ARGV[2..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
+  ARGV[2] dedupe window in ms (a delivered record older than this no longer blocks the id; the
+          acknowledge script trims such records only lazily, so they may still be in the set)
+  ARGV[3..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
 
   Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
     -1 already pending or in flight (not stored again)
@@ -22,14 +24,16 @@
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local maxDelay = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
 local results = {}
-for i = 2, #ARGV, 4 do
+for i = 3, #ARGV, 4 do
   local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
   local due
   if mode == 'delay' then due = now + value else due = value end
+  local deliveredAt = redis.call('ZSCORE', KEYS[3], id)
   if redis.call('HEXISTS', KEYS[2], id) == 1 then
     results[#results + 1] = -1
-  elseif redis.call('ZSCORE', KEYS[3], id) then
+  elseif deliveredAt and tonumber(deliveredAt) > now - window then
     results[#results + 1] = -2
   elseif due - now > maxDelay then
     results[#results + 1] = -3

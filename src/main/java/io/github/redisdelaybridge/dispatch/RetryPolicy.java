@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public record RetryPolicy(long baseMs, double factor, long capMs, int maxAttempts) {
 
     public RetryPolicy {
-        if (baseMs < 0 || factor < 1 || capMs < baseMs || maxAttempts < 1) {
+        if (baseMs < 0 || !(factor >= 1) || capMs < baseMs || maxAttempts < 1) {
             throw new IllegalArgumentException("bad retry policy: base=" + baseMs + " factor=" + factor + " cap=" + capMs
                     + " maxAttempts=" + maxAttempts);
         }

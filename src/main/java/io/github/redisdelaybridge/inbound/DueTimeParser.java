@@ -58,8 +58,12 @@ public final class DueTimeParser {
         if (instant.isBefore(Instant.EPOCH)) {
             throw new Rejection(DeadLetterReason.INVALID_DELAY, "x-deliver-at " + value + " is before 1970");
         }
-        long millis = instant.toEpochMilli() + (instant.getNano() % 1_000_000 == 0 ? 0 : 1);
-        return new DueTime.At(millis);
+        try {
+            return new DueTime.At(Math.addExact(instant.toEpochMilli(), instant.getNano() % 1_000_000 == 0 ? 0 : 1));
+        } catch (ArithmeticException beyondEpochMillis) {
+            throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
+                    "x-deliver-at " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
+        }
     }
 
     private static Instant parseInstant(String value) {

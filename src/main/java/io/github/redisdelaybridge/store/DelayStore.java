@@ -59,9 +59,10 @@ public final class DelayStore {
 
     private CompletableFuture<Void> scheduleChunk(int slot, List<Integer> chunk, List<ScheduleRequest> requests, ScheduleResult[] results) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot))};
-        byte[][] args = new byte[1 + 4 * chunk.size()][];
+        byte[][] args = new byte[2 + 4 * chunk.size()][];
         args[0] = number(limits.maxDelayMs());
-        int a = 1;
+        args[1] = number(limits.dedupeWindowMs());
+        int a = 2;
         for (int index : chunk) {
             ScheduleRequest request = requests.get(index);
             args[a++] = bytes(request.messageId());

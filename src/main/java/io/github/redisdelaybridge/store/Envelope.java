@@ -49,6 +49,6 @@ public record Envelope(
 
     @Override
     public String toString() {
-        return "Envelope[" + messageId + " -> " + target + ", " + (body == null ? "null" : body.length + " bytes") + "]";
+        return "Envelope[" + messageId + " -> " + target + ", " + (body == null ? "tombstone" : body.length + " bytes") + "]";
     }
 }

@@ -49,8 +49,7 @@ class LeaseTakeoverTest {
              RedisInspector redis = new RedisInspector(LocalRedis.URI, "test-" + NAME, 1)) {
             kafka.createTopics(2, inbound, target);
             try (TargetCollector collector = new TargetCollector(kafka, target, settings.get("bridge.dead-letter.kafka-topic"));
-                 ChildProcess doomedInstance = BridgeProcess.start(NAME + "-doomed", doomed);
-                 BridgeInstance survivorInstance = BridgeInstance.start(survivor)) {
+                 ChildProcess doomedInstance = BridgeProcess.start(NAME + "-doomed", doomed)) {
                 List<String> sent = new ArrayList<>();
                 for (int i = 0; i < MESSAGES; i++) {
                     String id = "l" + i;
@@ -60,15 +59,20 @@ class LeaseTakeoverTest {
                 }
                 kafka.flush();
 
+                // The survivor starts once the doomed instance holds leases, so the kill is sure to strand some.
                 long heldByDoomed = freezeWhileHoldingLeases(doomedInstance, redis, Duration.ofSeconds(30));
-                long killedAt = System.currentTimeMillis();
-                doomedInstance.kill();
-                assertThat(heldByDoomed).as("the killed instance held leases").isPositive();
-                assertThat(redis.leasesHeldBy("doomed")).as("its leases outlive it until they expire").isPositive();
+                assertThat(heldByDoomed).as("the instance to be killed held leases").isPositive();
+                long allDeliveredAt;
+                long killedAt;
+                try (BridgeInstance survivorInstance = BridgeInstance.start(survivor)) {
+                    killedAt = System.currentTimeMillis();
+                    doomedInstance.kill();
+                    assertThat(redis.leasesHeldBy("doomed")).as("its leases outlive it until they expire").isPositive();
 
-                collector.awaitDistinct(MESSAGES, LeaseTakeoverTest::id, Duration.ofSeconds(90));
-                long allDeliveredAt = System.currentTimeMillis();
-                Thread.sleep(1_000);
+                    collector.awaitDistinct(MESSAGES, LeaseTakeoverTest::id, Duration.ofSeconds(90));
+                    allDeliveredAt = System.currentTimeMillis();
+                    Thread.sleep(1_000);
+                }
                 List<Received> received = collector.received();
                 DeliveryReport report = DeliveryReport.of("LeaseTakeoverTest (" + heldByDoomed + " leased by the killed instance)", sent,
                         received.stream().filter(r -> r.record().topic().equals(target)).map(LeaseTakeoverTest::id).toList(),

@@ -45,7 +45,7 @@ public final class ChildProcess implements AutoCloseable {
         try {
             Files.createDirectories(log.getParent());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
                     .directory(new File("."));
             builder.environment().putAll(environment);
             process = builder.start();

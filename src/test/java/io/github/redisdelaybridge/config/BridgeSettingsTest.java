@@ -1,0 +1,218 @@
+package io.github.redisdelaybridge.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.redisdelaybridge.dispatch.DispatchSettings;
+import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BridgeSettingsTest {
+
+    private static final Path SHIPPED_CONFIG = Path.of("config/application.properties");
+
+    private Map<String, String> config;
+
+    @BeforeEach
+    void loadShippedConfig() throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(SHIPPED_CONFIG, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        config = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
+    }
+
+    @Test
+    void shippedConfigurationIsCompleteAndReadAsDocumented() {
+        BridgeSettings settings = settings();
+
+        assertThat(settings.redisUri()).isEqualTo("redis://127.0.0.1:6379");
+        assertThat(settings.keyPrefix()).isEqualTo("rdb");
+        assertThat(settings.slots()).isEqualTo(1);
+        assertThat(settings.redisTimeoutMs()).isEqualTo(5_000);
+        assertThat(settings.kafkaBootstrapServers()).isEqualTo("127.0.0.1:9092");
+        assertThat(settings.kafkaInboundTopics()).containsExactly("delay.inbound");
+        assertThat(settings.defaultTargets()).isEmpty();
+        assertThat(settings.kafkaDeadLetterTopic()).isEqualTo("delay.dlq");
+        assertThat(settings.kafkaMaxRequestBytes()).isEqualTo(16_777_216);
+        assertThat(settings.maxDelayMs()).isEqualTo(31_536_000_000L);
+        assertThat(settings.maxPayloadBytes()).isEqualTo(4_194_304);
+        assertThat(settings.allowedTargets()).containsExactly("kafka:*", "rabbitmq:*");
+        assertThat(settings.dedupeWindowMs()).isEqualTo(86_400_000);
+        assertThat(settings.deadLetterMaxCount()).isEqualTo(100_000);
+        assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
+        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(500, 5_000, 100, 60_000, 20_000, 5_000));
+        assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 10));
+    }
+
+    @Test
+    void everyKeyIsReadFromTheLookupNotHardCoded() {
+        config.put("bridge.instance-id", "node-7");
+        config.put("bridge.redis.uri", "redis://redis.example:6380/2");
+        config.put("bridge.redis.key-prefix", "custom");
+        config.put("bridge.redis.slots", "16");
+        config.put("bridge.redis.command-timeout-ms", "1234");
+        config.put("bridge.kafka.bootstrap-servers", "k1:9092,k2:9092");
+        config.put("bridge.kafka.inbound-topics", "in.a,in.b");
+        config.put("bridge.kafka.default-targets", "in.a=kafka:out.a");
+        config.put("bridge.dead-letter.kafka-topic", "dlq.custom");
+        config.put("bridge.kafka.max-request-bytes", "2048");
+        config.put("bridge.delay.max-ms", "3600000");
+        config.put("bridge.payload.max-bytes", "4096");
+        config.put("bridge.targets.allowed", "kafka:out.*");
+        config.put("bridge.dedupe.window-ms", "777");
+        config.put("bridge.dispatch.batch-size", "50");
+        config.put("bridge.dispatch.max-in-flight", "300");
+        config.put("bridge.dead-letter.keep-max-count", "99");
+        config.put("bridge.dead-letter.keep-max-age-ms", "8888");
+        config.put("bridge.dispatch.idle-poll-ms", "25");
+        config.put("bridge.lease.duration-ms", "30000");
+        config.put("bridge.dispatch.publish-timeout-ms", "9000");
+        config.put("bridge.retry.base-ms", "10");
+        config.put("bridge.retry.factor", "1.5");
+        config.put("bridge.retry.max-ms", "900");
+        config.put("bridge.retry.max-attempts", "4");
+
+        assertThat(settings()).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", "custom", 16, 1234,
+                "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, 3_600_000, 4096,
+                List.of("kafka:out.*"), 777, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4)));
+    }
+
+    @Test
+    void valuesAreStripped() {
+        config.put("bridge.redis.slots", "  4 ");
+        config.put("bridge.redis.key-prefix", " spaced ");
+        config.put("bridge.instance-id", "  node-1\t");
+
+        BridgeSettings settings = settings();
+
+        assertThat(settings.slots()).isEqualTo(4);
+        assertThat(settings.keyPrefix()).isEqualTo("spaced");
+        assertThat(settings.instanceId()).isEqualTo("node-1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bridge.redis.uri", "bridge.redis.key-prefix", "bridge.redis.slots", "bridge.redis.command-timeout-ms",
+            "bridge.kafka.bootstrap-servers", "bridge.dead-letter.kafka-topic", "bridge.kafka.max-request-bytes",
+            "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
+            "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
+            "bridge.retry.base-ms", "bridge.retry.factor", "bridge.retry.max-ms", "bridge.retry.max-attempts"})
+    void missingOrBlankRequiredKeyFailsNamingIt(String key) {
+        config.remove(key);
+        assertFailsNaming(key);
+
+        config.put(key, "   ");
+        assertFailsNaming(key);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bridge.redis.slots", "bridge.redis.command-timeout-ms", "bridge.kafka.max-request-bytes",
+            "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
+            "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
+            "bridge.retry.base-ms", "bridge.retry.max-ms", "bridge.retry.max-attempts"})
+    void negativeOrNonNumericWholeNumberFailsNamingIt(String key) {
+        for (String bad : List.of("-1", "abc", "1.5", "1e3", "99999999999999999999")) {
+            config.put(key, bad);
+            assertFailsNaming(key);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bridge.redis.slots", "bridge.dispatch.batch-size", "bridge.retry.max-attempts"})
+    void intSettingBeyondIntRangeFailsNamingIt(String key) {
+        config.put(key, Long.toString(Integer.MAX_VALUE + 1L));
+
+        assertFailsNaming(key);
+    }
+
+    @Test
+    void nonNumericRetryFactorFailsNamingIt() {
+        config.put("bridge.retry.factor", "double");
+
+        assertFailsNaming("bridge.retry.factor");
+    }
+
+    @Test
+    void notANumberRetryFactorFailsTheStart() {
+        config.put("bridge.retry.factor", "NaN");
+
+        assertThatThrownBy(this::settings).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("factor=NaN");
+    }
+
+    @Test
+    void defaultTargetsAreParsedAsNameValuePairs() {
+        config.put("bridge.kafka.default-targets", "a=kafka:x, b = rabbitmq:ex/rk ,c=rabbitmq:/q=1");
+
+        assertThat(settings().defaultTargets())
+                .containsExactly(Map.entry("a", "kafka:x"), Map.entry("b", "rabbitmq:ex/rk"), Map.entry("c", "rabbitmq:/q=1"));
+    }
+
+    @Test
+    void defaultTargetWithoutNameFailsNamingTheKey() {
+        for (String bad : List.of("kafka:x", "=kafka:x", "a=kafka:x,broken")) {
+            config.put("bridge.kafka.default-targets", bad);
+            assertFailsNaming("bridge.kafka.default-targets");
+        }
+    }
+
+    @Test
+    void listsDropBlankEntries() {
+        config.put("bridge.kafka.inbound-topics", " a , ,b,, ");
+        config.put("bridge.targets.allowed", "");
+
+        BridgeSettings settings = settings();
+
+        assertThat(settings.kafkaInboundTopics()).containsExactly("a", "b");
+        assertThat(settings.allowedTargets()).isEmpty();
+    }
+
+    @Test
+    void blankInstanceIdGeneratesAUniqueOne() {
+        config.put("bridge.instance-id", "  ");
+
+        String first = settings().instanceId();
+        String second = settings().instanceId();
+
+        assertThat(first).isNotBlank().contains("-" + ProcessHandle.current().pid() + "-");
+        assertThat(second).isNotBlank().isNotEqualTo(first);
+    }
+
+    @Test
+    void missingInstanceIdGeneratesOne() {
+        config.remove("bridge.instance-id");
+
+        assertThat(settings().instanceId()).isNotBlank();
+    }
+
+    @Test
+    void invalidRetryPolicyFailsTheStart() {
+        config.put("bridge.retry.base-ms", "5000");
+        config.put("bridge.retry.max-ms", "1000");
+
+        assertThatThrownBy(this::settings).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
+    }
+
+    private BridgeSettings settings() {
+        return BridgeSettings.from(config::get);
+    }
+
+    private void assertFailsNaming(String key) {
+        assertThatThrownBy(this::settings)
+                .as("settings with %s = '%s'", key, config.get(key))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(key);
+    }
+}

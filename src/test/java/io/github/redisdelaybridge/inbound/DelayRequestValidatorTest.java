@@ -1,0 +1,336 @@
+package io.github.redisdelaybridge.inbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.store.ScheduleRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DelayRequestValidatorTest {
+
+    private static final String INBOUND = "delay.inbound";
+    private static final String INBOUND_WITH_DEFAULT = "delay.with-default";
+    private static final long MAX_DELAY_MS = 86_400_000;
+    private static final long MAX_PAYLOAD_BYTES = 1_000;
+    private static final byte[] INVALID_UTF8 = {(byte) 0xC3, (byte) 0x28};
+
+    private final DelayRequestValidator validator = new DelayRequestValidator(
+            new DueTimeParser(MAX_DELAY_MS),
+            new TargetPolicy(List.of("kafka:orders.*", "kafka:" + INBOUND, "rabbitmq:billing/*"), Set.of("kafka:" + INBOUND),
+                    Set.of("kafka")),
+            Map.of(INBOUND_WITH_DEFAULT, "kafka:orders.default"),
+            MAX_PAYLOAD_BYTES);
+
+    // --- accepted messages -----------------------------------------------------------------------------
+
+    @Test
+    void acceptsDelayWithTargetAndMessageId() {
+        ScheduleRequest request = accepted(message(header("x-delay", "1500"), header("x-target", "kafka:orders.expired"),
+                header("x-message-id", "order-1-timeout")));
+
+        assertThat(request.messageId()).isEqualTo("order-1-timeout");
+        assertThat(request.dueTime()).isEqualTo(new DueTime.AfterDelay(1500));
+        assertThat(request.envelope().messageId()).isEqualTo("order-1-timeout");
+        assertThat(request.envelope().target()).isEqualTo("kafka:orders.expired");
+    }
+
+    @Test
+    void acceptsDeliverAt() {
+        ScheduleRequest request = accepted(message(header("x-deliver-at", "2026-12-01T10:00:00Z"), header("x-target", "kafka:orders.a")));
+
+        assertThat(request.dueTime()).isEqualTo(new DueTime.At(1_796_119_200_000L));
+    }
+
+    @Test
+    void envelopeKeepsKeyBodyOriginAndProperties() {
+        byte[] key = {0, (byte) 0xFF, 7};
+        byte[] body = {1, 2, (byte) 0x80};
+        InboundMessage message = new InboundMessage("kafka:delay.inbound/3@99", INBOUND, "delay.inbound-3-99", key,
+                delayedTo("kafka:orders.a"), Map.of("content-type", "application/json"), body);
+
+        Envelope envelope = accepted(message).envelope();
+
+        assertThat(envelope.key()).isEqualTo(key);
+        assertThat(envelope.body()).isEqualTo(body);
+        assertThat(envelope.origin()).isEqualTo("kafka:delay.inbound/3@99");
+        assertThat(envelope.properties()).isEqualTo(Map.of("content-type", "application/json"));
+    }
+
+    @Test
+    void defaultMessageIdIsUsedWithoutXMessageId() {
+        ScheduleRequest request = accepted(message(header("x-delay", "10"), header("x-target", "kafka:orders.a")));
+
+        assertThat(request.messageId()).isEqualTo("delay.inbound-0-42");
+        assertThat(request.envelope().messageId()).isEqualTo("delay.inbound-0-42");
+    }
+
+    @Test
+    void messageIdIsStrippedAndTheLastOneWins() {
+        ScheduleRequest request = accepted(message(header("x-delay", "10"), header("x-target", "kafka:orders.a"),
+                header("x-message-id", "first"), header("x-message-id", "  last  ")));
+
+        assertThat(request.messageId()).isEqualTo("last");
+    }
+
+    @Test
+    void messageIdOfExactly512BytesIsAccepted() {
+        String id = "ü".repeat(256); // 2 bytes each
+
+        assertThat(accepted(message(header("x-delay", "1"), header("x-target", "kafka:orders.a"), header("x-message-id", id)))
+                .messageId()).isEqualTo(id);
+    }
+
+    @Test
+    void delayControlHeadersAreRemovedAndAllOthersKeptInOrder() {
+        MessageHeader trace = header("trace", "t-1");
+        MessageHeader hop1 = header("hop", "1");
+        MessageHeader nullValue = new MessageHeader("empty", null);
+        MessageHeader binary = new MessageHeader("bin", INVALID_UTF8);
+        MessageHeader hop2 = header("hop", "2");
+        MessageHeader similarName = header("x-delay-extra", "kept");
+        ScheduleRequest request = accepted(message(trace, header("x-delay", "5"), hop1, header("x-target", "kafka:orders.a"),
+                nullValue, header("x-message-id", "m-1"), binary, hop2, similarName));
+
+        assertThat(request.envelope().headers()).containsExactly(trace, hop1, nullValue, binary, hop2, similarName);
+    }
+
+    @Test
+    void deliverAtHeaderIsNotPassedOn() {
+        MessageHeader kept = header("kept", "yes");
+        ScheduleRequest request = accepted(message(header("x-deliver-at", "0"), kept, header("x-target", "kafka:orders.a")));
+
+        assertThat(request.envelope().headers()).containsExactly(kept);
+    }
+
+    @Test
+    void defaultTargetOfTheSourceIsUsedWithoutXTarget() {
+        InboundMessage message = messageFrom(INBOUND_WITH_DEFAULT, header("x-delay", "5"));
+
+        assertThat(accepted(message).envelope().target()).isEqualTo("kafka:orders.default");
+    }
+
+    @Test
+    void explicitTargetWinsOverTheDefaultTarget() {
+        InboundMessage message = messageFrom(INBOUND_WITH_DEFAULT, header("x-delay", "5"), header("x-target", "kafka:orders.b"));
+
+        assertThat(accepted(message).envelope().target()).isEqualTo("kafka:orders.b");
+    }
+
+    @Test
+    void targetIsStripped() {
+        assertThat(accepted(message(header("x-delay", "5"), header("x-target", "  kafka:orders.a "))).envelope().target())
+                .isEqualTo("kafka:orders.a");
+    }
+
+    @Test
+    void payloadOfExactlyTheMaximumIsAccepted() {
+        List<MessageHeader> headers = delayedTo("kafka:orders.a");
+        long headerBytes = withBody(headers, new byte[0]).size();
+        InboundMessage message = withBody(headers, new byte[(int) (MAX_PAYLOAD_BYTES - headerBytes)]);
+
+        assertThat(message.size()).isEqualTo(MAX_PAYLOAD_BYTES);
+        assertThat(validator.validate(message)).isInstanceOf(ValidatedMessage.Accepted.class);
+    }
+
+    @Test
+    void tombstoneWithNullBodyIsAcceptedAndStaysATombstone() {
+        InboundMessage tombstone = withBody(delayedTo("kafka:orders.a"), null);
+
+        assertThat(accepted(tombstone).envelope().body()).isNull();
+    }
+
+    // --- rejections -----------------------------------------------------------------------------------
+
+    @Test
+    void missingDelay() {
+        assertRejected(message(header("x-target", "kafka:orders.a")), DeadLetterReason.MISSING_DELAY);
+    }
+
+    @Test
+    void conflictingDelay() {
+        assertRejected(message(header("x-delay", "5"), header("x-deliver-at", "0"), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.CONFLICTING_DELAY);
+    }
+
+    @Test
+    void invalidDelay() {
+        assertRejected(message(header("x-delay", "soon"), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY);
+        assertRejected(message(header("x-deliver-at", "soon"), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY);
+    }
+
+    @Test
+    void deliverAtBeyondTheEpochMillisecondRangeIsRejectedNotThrown() {
+        assertRejected(message(header("x-deliver-at", "+999999999-12-31T23:59:59Z"), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.DELAY_TOO_LONG);
+    }
+
+    @Test
+    void delayHeaderWithoutValueIsInvalid() {
+        assertRejected(message(new MessageHeader("x-delay", null), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY);
+    }
+
+    @Test
+    void delayTooLong() {
+        assertRejected(message(header("x-delay", Long.toString(MAX_DELAY_MS + 1)), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.DELAY_TOO_LONG);
+    }
+
+    @Test
+    void missingTargetWhenTheSourceHasNoDefault() {
+        Rejection rejection = rejected(message(header("x-delay", "5")));
+
+        assertThat(rejection.reason()).isEqualTo(DeadLetterReason.MISSING_TARGET);
+        assertThat(rejection.detail()).contains(INBOUND);
+    }
+
+    @Test
+    void invalidTargetSyntax() {
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:bad topic")), DeadLetterReason.INVALID_TARGET);
+        assertRejected(message(header("x-delay", "5"), header("x-target", "smtp:someone")), DeadLetterReason.INVALID_TARGET);
+    }
+
+    @Test
+    void targetOnABrokerWithoutPublisherIsInvalid() {
+        Rejection rejection = rejected(message(header("x-delay", "5"), header("x-target", "rabbitmq:billing/due")));
+
+        assertThat(rejection.reason()).isEqualTo(DeadLetterReason.INVALID_TARGET);
+        assertThat(rejection.detail()).contains("rabbitmq");
+    }
+
+    @Test
+    void targetMissingFromTheAllowListIsForbidden() {
+        Rejection rejection = rejected(message(header("x-delay", "5"), header("x-target", "kafka:payments.due")));
+
+        assertThat(rejection.reason()).isEqualTo(DeadLetterReason.FORBIDDEN_TARGET);
+        assertThat(rejection.detail()).contains("allow-list");
+    }
+
+    @Test
+    void targetThatLoopsIntoAnInboundTopicIsForbiddenEvenIfAllowListed() {
+        Rejection rejection = rejected(message(header("x-delay", "5"), header("x-target", "kafka:" + INBOUND)));
+
+        assertThat(rejection.reason()).isEqualTo(DeadLetterReason.FORBIDDEN_TARGET);
+        assertThat(rejection.detail()).contains("loop");
+    }
+
+    @Test
+    void emptyMessageIdIsInvalid() {
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", "")),
+                DeadLetterReason.INVALID_MESSAGE_ID);
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", "   ")),
+                DeadLetterReason.INVALID_MESSAGE_ID);
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), new MessageHeader("x-message-id", null)),
+                DeadLetterReason.INVALID_MESSAGE_ID);
+    }
+
+    @Test
+    void messageIdLongerThan512BytesIsInvalid() {
+        String id = "ü".repeat(256) + "x"; // 513 bytes in 257 characters
+
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", id)),
+                DeadLetterReason.INVALID_MESSAGE_ID);
+    }
+
+    @Test
+    void messageIdThatIsNotUtf8IsInvalid() {
+        assertRejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), new MessageHeader("x-message-id", INVALID_UTF8)),
+                DeadLetterReason.INVALID_MESSAGE_ID);
+    }
+
+    @Test
+    void payloadTooLarge() {
+        InboundMessage message = withBody(delayedTo("kafka:orders.a"), new byte[(int) MAX_PAYLOAD_BYTES]);
+
+        assertRejected(message, DeadLetterReason.PAYLOAD_TOO_LARGE);
+    }
+
+    @Test
+    void keyAndHeadersCountTowardsThePayloadLimit() {
+        List<MessageHeader> headers = new ArrayList<>(delayedTo("kafka:orders.a"));
+        headers.add(new MessageHeader("big", new byte[(int) MAX_PAYLOAD_BYTES / 2]));
+        InboundMessage message = new InboundMessage("o", INBOUND, "id", new byte[(int) MAX_PAYLOAD_BYTES / 2], headers, Map.of(),
+                new byte[1]);
+
+        assertRejected(message, DeadLetterReason.PAYLOAD_TOO_LARGE);
+    }
+
+    @Test
+    void nonUtf8DelayControlHeadersAreRejectedNotThrown() {
+        assertRejected(message(new MessageHeader("x-delay", INVALID_UTF8), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.INVALID_DELAY);
+        assertRejected(message(new MessageHeader("x-deliver-at", INVALID_UTF8), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.INVALID_DELAY);
+        assertRejected(message(header("x-delay", "5"), new MessageHeader("x-target", INVALID_UTF8)), DeadLetterReason.INVALID_TARGET);
+    }
+
+    @Test
+    void lastDelayHeaderDecides() {
+        assertRejected(message(header("x-delay", "5"), header("x-delay", "bad"), header("x-target", "kafka:orders.a")),
+                DeadLetterReason.INVALID_DELAY);
+        assertThat(accepted(message(header("x-delay", "bad"), header("x-delay", "7"), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(7));
+    }
+
+    @Test
+    void batchValidationKeepsOrderAndAcknowledgement() {
+        UpstreamAcknowledgement acknowledgement = () -> { };
+        InboundMessage good = message(header("x-delay", "5"), header("x-target", "kafka:orders.a"));
+        InboundMessage bad = message(header("x-target", "kafka:orders.a"));
+
+        ValidatedBatch batch = validator.validate(new InboundBatch(List.of(good, bad, good), acknowledgement));
+
+        assertThat(batch.acknowledgement()).isSameAs(acknowledgement);
+        assertThat(batch.messages()).extracting(m -> m.getClass().getSimpleName()).containsExactly("Accepted", "Rejected", "Accepted");
+        assertThat(batch.messages()).extracting(ValidatedMessage::message).containsExactly(good, bad, good);
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------
+
+    private ScheduleRequest accepted(InboundMessage message) {
+        ValidatedMessage validated = validator.validate(message);
+        assertThat(validated).as("validation of %s", message.headers()).isInstanceOf(ValidatedMessage.Accepted.class);
+        return ((ValidatedMessage.Accepted) validated).request();
+    }
+
+    private Rejection rejected(InboundMessage message) {
+        ValidatedMessage validated = validator.validate(message);
+        assertThat(validated).as("validation of %s", message.headers()).isInstanceOf(ValidatedMessage.Rejected.class);
+        assertThat(validated.message()).isSameAs(message);
+        return ((ValidatedMessage.Rejected) validated).rejection();
+    }
+
+    private void assertRejected(InboundMessage message, DeadLetterReason reason) {
+        assertThat(rejected(message).reason()).isEqualTo(reason);
+    }
+
+    private static InboundMessage message(MessageHeader... headers) {
+        return messageFrom(INBOUND, headers);
+    }
+
+    private static InboundMessage messageFrom(String source, MessageHeader... headers) {
+        return new InboundMessage("kafka:" + source + "/0@42", source, source + "-0-42", null, Arrays.asList(headers), Map.of(),
+                "body".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static InboundMessage withBody(List<MessageHeader> headers, byte[] body) {
+        return new InboundMessage("kafka:" + INBOUND + "/0@42", INBOUND, INBOUND + "-0-42", null, headers, Map.of(), body);
+    }
+
+    private static List<MessageHeader> delayedTo(String target) {
+        return List.of(header("x-delay", "5"), header("x-target", target));
+    }
+
+    private static MessageHeader header(String name, String value) {
+        return MessageHeader.text(name, value);
+    }
+}
