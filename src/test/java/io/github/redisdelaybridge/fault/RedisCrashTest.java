@@ -9,6 +9,10 @@ import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.RedisServerProcess;
 import io.github.redisdelaybridge.testkit.TargetCollector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +59,7 @@ class RedisCrashTest {
                 }
                 kafka.flush();
                 Thread.sleep(3_000);
+                String healthDuringOutage = health(settings);
                 redis.start();
 
                 collector.awaitDistinct(MESSAGES, RedisCrashTest::id, Duration.ofSeconds(90));
@@ -64,12 +69,22 @@ class RedisCrashTest {
                         received.stream().filter(r -> r.record().topic().equals(target)).map(RedisCrashTest::id).toList(),
                         received.stream().filter(r -> !r.record().topic().equals(target)).map(RedisCrashTest::id).toList());
 
+                assertThat(healthDuringOutage).as("health while Redis is down").contains("DOWN").contains("redis");
+                assertThat(health(settings)).as("health after Redis is back").startsWith("200").contains("UP");
                 assertThat(report.missing()).isZero();
                 assertThat(report.deadLettered()).isZero();
                 assertThat(bridge.context().getRouteController().getRouteStatus("kafka-inbound").isStarted()).isTrue();
                 assertThat(bridge.context().getRouteController().getRouteStatus("dispatch-due-messages").isStarted()).isTrue();
             }
         }
+    }
+
+    /** Status code and body of the bridge's health endpoint. */
+    private static String health(Map<String, String> settings) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + settings.get("camel.server.port") + "/observe/health?exposureLevel=full")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() + " " + response.body();
     }
 
     static String id(Received r) {

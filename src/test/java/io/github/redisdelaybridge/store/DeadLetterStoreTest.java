@@ -1,0 +1,107 @@
+package io.github.redisdelaybridge.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.deadletter.DeadLetter;
+import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Redis dead-letter store: records survive as written, and the store stays within its bounds. */
+class DeadLetterStoreTest {
+
+    private static final String PREFIX = "test-dead-store";
+
+    private RedisConnection connection;
+    private RedisClient inspectorClient;
+    private StatefulRedisConnection<String, String> inspector;
+    private final Keys keys = new Keys(PREFIX, 1);
+
+    @BeforeEach
+    void connect() {
+        LocalRedis.deleteKeys(PREFIX);
+        connection = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(5));
+        inspectorClient = RedisClient.create(LocalRedis.URI);
+        inspector = inspectorClient.connect();
+    }
+
+    @AfterEach
+    void disconnect() {
+        LocalRedis.deleteKeys(PREFIX);
+        inspector.close();
+        inspectorClient.shutdown();
+        connection.close();
+    }
+
+    @Test
+    void rejectedMessagesAreKeptAsDecodableRecords() {
+        DelayStore store = store(10, 60_000);
+        DeadLetter deadLetter = deadLetter("bad-1");
+
+        store.storeDeadLetters(Map.of("bad-1", DeadLetterCodec.encode(deadLetter))).join();
+
+        byte[] stored = connection.async().hget(keys.deadLetters(0).getBytes(), "bad-1".getBytes()).toCompletableFuture().join();
+        DeadLetter read = DeadLetterCodec.decode(stored);
+        assertThat(read.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
+        assertThat(read.body()).isEqualTo(deadLetter.body());
+        assertThat(read.headers()).isEqualTo(deadLetter.headers());
+        assertThat(inspector.sync().zscore(keys.deadLetterIndex(0), "bad-1")).isNotNull();
+    }
+
+    @Test
+    void theStoreKeepsOnlyTheNewestRecordsBeyondItsCount() {
+        DelayStore store = store(5, 60_000);
+        for (int i = 0; i < 12; i++) {
+            store.storeDeadLetters(Map.of("d" + i, DeadLetterCodec.encode(deadLetter("d" + i)))).join();
+        }
+
+        assertThat(inspector.sync().hlen(keys.deadLetters(0))).isEqualTo(5);
+        assertThat(inspector.sync().zrange(keys.deadLetterIndex(0), 0, -1)).containsExactlyInAnyOrder("d7", "d8", "d9", "d10", "d11");
+    }
+
+    @Test
+    void recordsOlderThanTheMaximumAgeAreDropped() throws InterruptedException {
+        DelayStore store = store(100, 300);
+        store.storeDeadLetters(Map.of("old", DeadLetterCodec.encode(deadLetter("old")))).join();
+        Thread.sleep(600);
+
+        store.storeDeadLetters(Map.of("new", DeadLetterCodec.encode(deadLetter("new")))).join();
+
+        assertThat(inspector.sync().hkeys(keys.deadLetters(0))).containsExactly("new");
+    }
+
+    @Test
+    void aClaimedMessageMovesToTheStoreOnlyWithItsLease() {
+        DelayStore store = store(10, 60_000);
+        Envelope envelope = new Envelope("m-1", "kafka:t", "kafka:in/0@1", null, List.of(), Map.of(), "body".getBytes());
+        store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))).join();
+        ClaimedMessage claimed = store.claim(0, 10, 60_000, "me:1").join().messages().get(0);
+        ClaimedMessage stale = new ClaimedMessage(0, "m-1", claimed.dueAt(), 0, claimed.encodedEnvelope(), "someone-else:1");
+
+        assertThat(store.deadLetter(stale, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(-1);
+        assertThat(store.deadLetter(claimed, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(1);
+
+        assertThat(inspector.sync().zcard(keys.inFlight(0))).isZero();
+        assertThat(inspector.sync().hexists(keys.payloads(0), "m-1")).isFalse();
+        assertThat(inspector.sync().hexists(keys.deadLetters(0), "m-1")).isTrue();
+    }
+
+    private DelayStore store(long maxCount, long maxAgeMs) {
+        return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, maxCount, maxAgeMs));
+    }
+
+    private static DeadLetter deadLetter(String id) {
+        return new DeadLetter(id, DeadLetterReason.INVALID_DELAY, "x-delay must be a number", "kafka:in/0@" + id.length(), "",
+                0, null, List.of(MessageHeader.text("x-delay", "soon"), new MessageHeader("bin", new byte[] {0, -1})),
+                new LinkedHashMap<>(), ("body of " + id).getBytes());
+    }
+}
