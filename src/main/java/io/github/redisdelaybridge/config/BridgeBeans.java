@@ -23,7 +23,12 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelConfiguration;
+import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.Registry;
@@ -39,11 +44,22 @@ public final class BridgeBeans implements CamelConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeBeans.class);
 
+    /** The Prometheus registry Camel serves at /observe/metrics; created here if Camel has not yet. */
+    private static MeterRegistry meterRegistry(CamelContext context) {
+        MeterRegistry found = context.getRegistry().lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        if (found == null) {
+            found = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            context.getRegistry().bind(MicrometerConstants.METRICS_REGISTRY_NAME, found);
+        }
+        return found;
+    }
+
     @Override
     public void configure(CamelContext context) throws Exception {
         BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
+        BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
         RedisConnection redis = new RedisConnection(settings.redisUri(), Duration.ofMillis(settings.redisTimeoutMs()));
         DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
                 settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
@@ -57,17 +73,18 @@ public final class BridgeBeans implements CamelConfiguration {
         TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, Set.of("kafka"));
 
         Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
-                settings.instanceId(), stopping);
+                settings.instanceId(), stopping, metrics);
 
         Registry registry = context.getRegistry();
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
         registry.bind("delayRequestValidator", new DelayRequestValidator(new DueTimeParser(settings.maxDelayMs()), targetPolicy,
                 settings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping));
+        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
-        registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs()));
+        registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
         registry.bind("delayStore", store);
+        registry.bind("bridgeMetrics", metrics);
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 

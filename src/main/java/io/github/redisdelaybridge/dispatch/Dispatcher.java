@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.deadletter.DeadLetter;
 import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.Publisher;
 import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.store.ClaimedBatch;
@@ -55,6 +56,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private final DispatchSettings settings;
     private final String instanceId;
     private final BooleanSupplier stopping;
+    private final BridgeMetrics metrics;
 
     private final ExecutorService settler = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "dispatch-settler");
@@ -71,7 +73,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private long redisUnavailableSince;
 
     public Dispatcher(DelayStore store, Publisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
-                      DispatchSettings settings, String instanceId, BooleanSupplier stopping) {
+                      DispatchSettings settings, String instanceId, BooleanSupplier stopping, BridgeMetrics metrics) {
         this.store = store;
         this.publisher = publisher;
         this.deadLetters = deadLetters;
@@ -79,6 +81,8 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.settings = settings;
         this.instanceId = instanceId;
         this.stopping = stopping;
+        this.metrics = metrics;
+        metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", inFlight::get);
     }
 
     /** Camel bean method: one dispatch cycle. When the bridge is stopping, waits for in-flight messages to settle. */
@@ -262,12 +266,18 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
             }
         }
         deliveredBySlot.forEach((slot, delivered) -> settlements.add(store.acknowledge(slot, delivered)));
+        long now = System.currentTimeMillis();
+        deliveredBySlot.values().forEach(delivered -> {
+            metrics.delivered(delivered.size());
+            delivered.forEach(message -> metrics.lateness(now - message.dueAt()));
+        });
         return CompletableFuture.allOf(settlements.toArray(CompletableFuture[]::new));
     }
 
     /** Reschedules with backoff, or dead-letters when retries are exhausted or the record is unreadable. */
     private CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
+        metrics.publishFailed();
         boolean unreadable = unwrap(failure) instanceof UnreadableRecordException;
         if (!unreadable && !retryPolicy.exhausted(failedAttempts)) {
             long backoff = retryPolicy.backoffMs(failedAttempts);
@@ -277,6 +287,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         }
         DeadLetter deadLetter = unreadable ? unreadableDeadLetter(message, failure) : exhaustedDeadLetter(message, failedAttempts, failure);
         LOG.error("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
+        metrics.deadLettered(deadLetter.reason());
         return deadLetters.recordUndeliverable(message, deadLetter)
                 .exceptionallyCompose(deadLetterFailed -> {
                     LOG.warn("could not dead-letter {}, retrying later: {}", message.messageId(), rootMessage(deadLetterFailed));

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.dispatch;
 
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -13,10 +14,12 @@ public final class LeaseReaper {
 
     private final DelayStore store;
     private final long redisTimeoutMs;
+    private final BridgeMetrics metrics;
 
-    public LeaseReaper(DelayStore store, long redisTimeoutMs) {
+    public LeaseReaper(DelayStore store, long redisTimeoutMs, BridgeMetrics metrics) {
         this.store = store;
         this.redisTimeoutMs = redisTimeoutMs;
+        this.metrics = metrics;
     }
 
     /** Camel bean method. Returns how many messages were taken back. */
@@ -34,6 +37,7 @@ public final class LeaseReaper {
             LOG.debug("lease reaping skipped: {}", e.toString());
         }
         if (total > 0) {
+            metrics.leasesReaped(total);
             LOG.warn("took back {} messages whose lease expired; they will be delivered again", total);
         }
         return total;

@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.deadletter.DeadLetter;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;
@@ -33,12 +34,15 @@ public final class MessageScheduler {
     private final DeadLetters deadLetters;
     private final DispatchWakeup wakeup;
     private final BooleanSupplier stopping;
+    private final BridgeMetrics metrics;
 
-    public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping) {
+    public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping,
+                            BridgeMetrics metrics) {
         this.store = store;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
         this.stopping = stopping;
+        this.metrics = metrics;
     }
 
     /** Camel bean method. */
@@ -84,7 +88,10 @@ public final class MessageScheduler {
                         deadLetter.reason().code(), deadLetter.detail());
             }
             retryUntilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
+            rejected.forEach(deadLetter -> metrics.deadLettered(deadLetter.reason()));
         }
+        metrics.scheduled(scheduled);
+        metrics.duplicates(duplicates);
         return new IngestReport(scheduled, duplicates, rejected.size(), batch.acknowledgement());
     }
 

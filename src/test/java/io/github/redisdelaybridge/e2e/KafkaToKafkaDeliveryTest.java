@@ -151,6 +151,21 @@ class KafkaToKafkaDeliveryTest {
         }
     }
 
+    @Test
+    void deliveriesAndLatenessAreInTheMetrics() {
+        kafka.sendAndWait(INBOUND, null, bytes("counted"), Map.of("x-delay", "0", "x-target", "kafka:" + TARGET + ".metrics"));
+        assertThat(kafka.consume(TARGET + ".metrics", 1, Duration.ofSeconds(20))).hasSize(1);
+
+        String metrics = bridge.httpGet("/observe/metrics");
+
+        assertThat(metrics).startsWith("200");
+        double delivered = metrics.lines().filter(l -> l.startsWith("bridge_messages_delivered_total"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(delivered).isGreaterThanOrEqualTo(1);
+        assertThat(metrics).contains("bridge_delivery_lateness_milliseconds").contains("bridge_messages_scheduled_total")
+                .contains("bridge_dispatch_in_flight");
+    }
+
     static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

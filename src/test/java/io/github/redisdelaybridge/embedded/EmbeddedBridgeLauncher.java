@@ -34,8 +34,7 @@ public final class EmbeddedBridgeLauncher {
     static final String DEAD_LETTERS = "delay.dlq";
 
     public static void main(String[] args) throws Exception {
-        int kafkaPort = isFree(9092) ? 9092 : 0;
-        KafkaClusterTestKit kafka = EmbeddedKafka.start(kafkaPort);
+        KafkaClusterTestKit kafka = startKafka();
         String bootstrap = kafka.bootstrapServers();
         RedisServer embeddedRedis = null;
         String redisUri = "redis://127.0.0.1:6379";
@@ -79,6 +78,18 @@ public final class EmbeddedBridgeLauncher {
                 """, bootstrap, INBOUND, DEAD_LETTERS, redisUri, embeddedRedis != null ? " (embedded redis-server)" : "",
                 bootstrap, INBOUND, EXAMPLE_TARGET, INBOUND, EXAMPLE_TARGET, EXAMPLE_TARGET);
         Thread.currentThread().join();
+    }
+
+    /** On 9092 when it is free, else on any free port (the address is printed). */
+    private static KafkaClusterTestKit startKafka() {
+        if (isFree(9092)) {
+            try {
+                return EmbeddedKafka.start(9092);
+            } catch (IllegalStateException taken) {
+                System.err.println("port 9092 was taken meanwhile; starting Kafka on a free port");
+            }
+        }
+        return EmbeddedKafka.start(0);
     }
 
     private static void echoArrivals(String bootstrap) {

@@ -13,8 +13,10 @@ import org.apache.camel.main.Main;
 public final class BridgeInstance implements AutoCloseable {
 
     private final Main main;
+    private final Map<String, String> settings;
 
     private BridgeInstance(Map<String, String> overrides) {
+        this.settings = Map.copyOf(overrides);
         this.main = BridgeMain.newMain();
         overrides.forEach(main::addOverrideProperty);
         try {
@@ -41,6 +43,19 @@ public final class BridgeInstance implements AutoCloseable {
 
     public static BridgeInstance start(Map<String, String> settings) {
         return new BridgeInstance(settings);
+    }
+
+    /** GETs a path of this instance's HTTP server; returns "status body". */
+    public String httpGet(String path) {
+        try {
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            "http://127.0.0.1:" + settings.get("camel.server.port") + path)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() + " " + response.body();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public CamelContext context() {
