@@ -60,8 +60,9 @@ public final class BridgeBeans implements CamelConfiguration {
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
-        RedisConnection redis = new RedisConnection(settings.redisUri(), Duration.ofMillis(settings.redisTimeoutMs()));
-        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
+        RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
+                Duration.ofMillis(settings.redisTimeoutMs()));
+        DelayStore store = new DelayStore(redis.scripting(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
                 settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
         KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
@@ -96,8 +97,8 @@ public final class BridgeBeans implements CamelConfiguration {
                 redis.close();
             }
         }, true, true);
-        LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {} (prefix {}, {} slot(s)), dead letters to kafka:{}",
+        LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {}{} (prefix {}, {} slot(s)), dead letters to kafka:{}",
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
-                settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+                settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
     }
 }

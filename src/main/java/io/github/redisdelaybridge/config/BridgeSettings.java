@@ -16,6 +16,7 @@ import java.util.function.Function;
 public record BridgeSettings(
         String instanceId,
         String redisUri,
+        boolean redisCluster,
         String keyPrefix,
         int slots,
         long redisTimeoutMs,
@@ -40,6 +41,7 @@ public record BridgeSettings(
         return new BridgeSettings(
                 r.optional("bridge.instance-id").isEmpty() ? generatedInstanceId() : r.text("bridge.instance-id"),
                 r.text("bridge.redis.uri"),
+                r.bool("bridge.redis.cluster"),
                 r.text("bridge.redis.key-prefix"),
                 r.intValue("bridge.redis.slots"),
                 redisTimeoutMs,
@@ -111,6 +113,14 @@ public record BridgeSettings(
                 throw new IllegalArgumentException("setting " + key + " is too large: " + value);
             }
             return (int) value;
+        }
+
+        boolean bool(String key) {
+            String value = text(key).toLowerCase(java.util.Locale.ROOT);
+            if (!value.equals("true") && !value.equals("false")) {
+                throw new IllegalArgumentException("setting " + key + " must be true or false, got '" + lookup.apply(key) + "'");
+            }
+            return Boolean.parseBoolean(value);
         }
 
         double doubleValue(String key) {

@@ -29,7 +29,7 @@ public final class RedisHealthCheck extends AbstractHealthCheck {
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         try {
-            String pong = redis.async().ping().get(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            String pong = redis.ping().get(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
             builder.detail("redis", pong);
             builder.up();
         } catch (Exception e) {

@@ -62,6 +62,7 @@ class BridgeSettingsTest {
     void everyKeyIsReadFromTheLookupNotHardCoded() {
         config.put("bridge.instance-id", "node-7");
         config.put("bridge.redis.uri", "redis://redis.example:6380/2");
+        config.put("bridge.redis.cluster", "true");
         config.put("bridge.redis.key-prefix", "custom");
         config.put("bridge.redis.slots", "16");
         config.put("bridge.redis.command-timeout-ms", "1234");
@@ -86,7 +87,7 @@ class BridgeSettingsTest {
         config.put("bridge.retry.max-ms", "900");
         config.put("bridge.retry.max-attempts", "4");
 
-        assertThat(settings()).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", "custom", 16, 1234,
+        assertThat(settings()).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, 3_600_000, 4096,
                 List.of("kafka:out.*"), 777, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4)));
     }
