@@ -17,8 +17,7 @@
 
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
 local window = tonumber(ARGV[1])
 local acknowledged = 0
 for i = 2, #ARGV, 2 do

@@ -21,8 +21,7 @@
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
 local leaseUntil = now + tonumber(ARGV[2])
 local token = ARGV[3]
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))

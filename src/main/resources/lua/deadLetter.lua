@@ -23,22 +23,13 @@
 ]]
 local id, token = ARGV[1], ARGV[2]
 if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
+--- @include trimDeadLetters
 redis.call('ZREM', KEYS[1], id)
 redis.call('HDEL', KEYS[2], id)
 redis.call('HDEL', KEYS[3], id)
 redis.call('HDEL', KEYS[4], id)
 redis.call('HSET', KEYS[5], id, ARGV[3])
 redis.call('ZADD', KEYS[6], now, id)
-
-local function trim(ids)
-  if #ids > 0 then
-    redis.call('ZREM', KEYS[6], unpack(ids))
-    redis.call('HDEL', KEYS[5], unpack(ids))
-  end
-end
-trim(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now - tonumber(ARGV[5]), 'LIMIT', 0, 100))
-local excess = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[4])
-if excess > 0 then trim(redis.call('ZRANGE', KEYS[6], 0, math.min(excess, 100) - 1)) end
+trimDeadLetters(KEYS[5], KEYS[6], tonumber(ARGV[4]), tonumber(ARGV[5]), now)
 return 1

@@ -15,8 +15,7 @@
 
   Returns: the number of messages returned to the due set
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[1], id)

@@ -21,8 +21,7 @@
     -3 due time beyond the maximum delay (not stored)
   followed by one last element: Redis's current time (epoch ms).
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local results = {}

@@ -14,22 +14,13 @@
 
   Returns: the number of records stored
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include redisNow
+--- @include trimDeadLetters
 local stored = 0
 for i = 3, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[2], now, ARGV[i])
   stored = stored + 1
 end
-
-local function trim(ids)
-  if #ids > 0 then
-    redis.call('ZREM', KEYS[2], unpack(ids))
-    redis.call('HDEL', KEYS[1], unpack(ids))
-  end
-end
-trim(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]), 'LIMIT', 0, 100))
-local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[1])
-if excess > 0 then trim(redis.call('ZRANGE', KEYS[2], 0, math.min(excess, 100) - 1)) end
+trimDeadLetters(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]), now)
 return stored

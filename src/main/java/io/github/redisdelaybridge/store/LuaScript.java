@@ -6,14 +6,19 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * One Lua script from {@code src/main/resources/lua/<name>.lua}, run by its SHA1 (EVALSHA) so the
+ * One Lua script from {@code src/main/resources/lua/<name>.lua}, with each line
+ * {@code --- @include <fragment>} replaced by {@code lua/includes/<fragment>.lua} (fragments shared by
+ * several scripts live once). It is run by its SHA1 (EVALSHA) so the
  * source crosses the wire only once per Redis server: on NOSCRIPT (a fresh or restarted server, or a
  * cluster node that has not seen it yet) it falls back to EVAL, which also caches it there.
  */
@@ -29,13 +34,25 @@ public final class LuaScript {
         this.sha1 = sha1Hex(source);
     }
 
+    private static final Pattern INCLUDE = Pattern.compile("^--- @include (\\w+)$", Pattern.MULTILINE);
+
     public static LuaScript load(String name) {
-        String resource = "/lua/" + name + ".lua";
-        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+        String source = resource("/lua/" + name + ".lua");
+        Matcher include = INCLUDE.matcher(source);
+        StringBuilder expanded = new StringBuilder();
+        while (include.find()) {
+            include.appendReplacement(expanded, Matcher.quoteReplacement(resource("/lua/includes/" + include.group(1) + ".lua").strip()));
+        }
+        include.appendTail(expanded);
+        return new LuaScript(name, expanded.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String resource(String path) {
+        try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException("missing Lua script " + resource);
+                throw new IllegalStateException("missing Lua source " + path);
             }
-            return new LuaScript(name, in.readAllBytes());
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -43,6 +60,16 @@ public final class LuaScript {
 
     public String name() {
         return name;
+    }
+
+    /** SHA1 of the expanded source: the name Redis caches it under. */
+    public String sha1() {
+        return sha1;
+    }
+
+    /** The source as sent to Redis, includes expanded. */
+    public String source() {
+        return new String(source, StandardCharsets.UTF_8);
     }
 
     public <T> CompletableFuture<T> run(

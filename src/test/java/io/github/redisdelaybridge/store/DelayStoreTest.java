@@ -614,13 +614,8 @@ class DelayStoreTest {
         return redis().hget(bytes(key), bytes(field)).get(10, TimeUnit.SECONDS);
     }
 
-    private static String sha1OfScript(String name) throws Exception {
-        try (InputStream in = DelayStoreTest.class.getResourceAsStream("/lua/" + name + ".lua")) {
-            if (in == null) {
-                throw new IOException("no script " + name);
-            }
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(in.readAllBytes()));
-        }
+    private static String sha1OfScript(String name) {
+        return LuaScript.load(name).sha1();
     }
 
     private static <T> T await(CompletableFuture<T> future) throws Exception {

@@ -7,6 +7,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,6 +17,18 @@ import java.util.Set;
  * target/fault-tests/report.txt.
  */
 public record DeliveryReport(String test, int sent, int delivered, int duplicates, int deadLettered, int missing) {
+
+    /** Counts by x-message-id: records on {@code targetTopic} are deliveries, all others dead letters. */
+    public static DeliveryReport of(String test, Collection<String> sentIds, List<KafkaTestClient.Received> received, String targetTopic) {
+        return of(test, sentIds, received, targetTopic, KafkaTestClient.Received::messageId);
+    }
+
+    public static DeliveryReport of(String test, Collection<String> sentIds, List<KafkaTestClient.Received> received, String targetTopic,
+                                    java.util.function.Function<KafkaTestClient.Received, String> identity) {
+        return of(test, sentIds,
+                received.stream().filter(r -> r.record().topic().equals(targetTopic)).map(identity).toList(),
+                received.stream().filter(r -> !r.record().topic().equals(targetTopic)).map(identity).toList());
+    }
 
     public static DeliveryReport of(String test, Collection<String> sentIds, Collection<String> deliveredIds,
                                     Collection<String> deadLetteredIds) {

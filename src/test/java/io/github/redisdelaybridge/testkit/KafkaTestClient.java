@@ -29,6 +29,11 @@ public final class KafkaTestClient implements AutoCloseable {
     /** A record as a test consumer saw it, with the local time it was received. */
     public record Received(ConsumerRecord<byte[], byte[]> record, long receivedAtMs) {
 
+        /** The x-message-id header: the identity deliveries are counted by. */
+        public String messageId() {
+            return header("x-message-id");
+        }
+
         public String header(String name) {
             Header header = record.headers().lastHeader(name);
             return header == null || header.value() == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
