@@ -56,6 +56,6 @@ public record RabbitMqSettings(
 
     @Override
     public String toString() {
-        return "RabbitMQ " + username + "@" + host + ":" + port + virtualHost;
+        return "RabbitMQ " + username + "@" + host + ":" + port + " (virtual host " + virtualHost + ")";
     }
 }

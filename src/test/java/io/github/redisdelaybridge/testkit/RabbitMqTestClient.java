@@ -71,6 +71,11 @@ public final class RabbitMqTestClient implements AutoCloseable {
         declaredQueues.add(queue);
     }
 
+    /** Declares a durable queue and leaves it (for queues that go with their virtual host). */
+    public void ensureQueue(String queue) {
+        io(() -> channel.queueDeclare(queue, true, false, false, null));
+    }
+
     /** Declares a durable exchange; deleted again on {@link #close()}. */
     public void declareExchange(String exchange, String type) {
         io(() -> channel.exchangeDeclare(exchange, type, true));
@@ -96,6 +101,15 @@ public final class RabbitMqTestClient implements AutoCloseable {
             channel.basicPublish(exchange, routingKey, properties, body);
             channel.waitForConfirmsOrDie(10_000);
         });
+    }
+
+    /** Publishes without waiting for the confirm; {@link #waitForConfirms()} waits for all of them. */
+    public void publishNoWait(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+        io(() -> channel.basicPublish(exchange, routingKey, properties, body));
+    }
+
+    public void waitForConfirms() {
+        io(() -> channel.waitForConfirmsOrDie(30_000));
     }
 
     /** Publishes to a queue through the default exchange, with headers only. */
@@ -143,6 +157,11 @@ public final class RabbitMqTestClient implements AutoCloseable {
             }
         }
         throw new IllegalStateException("queue " + queue + " not listed by rabbitmqctl: " + listing);
+    }
+
+    /** The client-provided names of the connections open in a virtual host. */
+    public static String connectionNames(String virtualHost) {
+        return rabbitmqctl("list_connections", "-q", "--no-table-headers", "-p", virtualHost, "client_properties");
     }
 
     /** Runs rabbitmqctl and returns its standard output; fails the test if it fails. */

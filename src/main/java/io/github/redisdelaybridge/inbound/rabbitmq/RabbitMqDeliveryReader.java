@@ -1,6 +1,5 @@
 package io.github.redisdelaybridge.inbound.rabbitmq;
 
-import com.rabbitmq.client.Channel;
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
 import io.github.redisdelaybridge.store.AmqpProperties;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.camel.Exchange;
-import org.apache.camel.component.springrabbit.SpringRabbitMQConstants;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 
@@ -19,7 +17,7 @@ import org.springframework.amqp.core.MessageProperties;
  * Reads one RabbitMQ delivery (the raw AMQP message, see {@link RawMessageConverter}) into a broker-neutral
  * inbound message of a batch of one. Header values keep their AMQP types; the properties worth
  * delivering again are kept as text ({@link AmqpProperties}). The acknowledgement is a basic.ack of this
- * delivery on the channel it came on.
+ * delivery on the channel it came on ({@link RabbitMqDelivery}).
  *
  * <p>Default message id: the AMQP {@code message-id} property, else {@code rabbitmq-<random UUID>}. A
  * generated id is new on every delivery, so a message redelivered by RabbitMQ (after a connection loss
@@ -31,9 +29,8 @@ public final class RabbitMqDeliveryReader {
     /** Camel bean method. */
     public InboundBatch read(Exchange exchange) {
         Message delivery = exchange.getMessage().getBody(Message.class);
-        Channel channel = exchange.getProperty(SpringRabbitMQConstants.CHANNEL, Channel.class);
+        RabbitMqDelivery acknowledgeable = RabbitMqDelivery.of(exchange);
         MessageProperties properties = delivery.getMessageProperties();
-        long deliveryTag = properties.getDeliveryTag();
         String queue = properties.getConsumerQueue();
 
         List<MessageHeader> headers = new ArrayList<>();
@@ -47,7 +44,7 @@ public final class RabbitMqDeliveryReader {
                 headers,
                 propertiesOf(properties),
                 delivery.getBody());
-        return new InboundBatch(List.of(message), () -> channel.basicAck(deliveryTag, false));
+        return new InboundBatch(List.of(message), acknowledgeable::ack);
     }
 
     private static Map<String, String> propertiesOf(MessageProperties p) {

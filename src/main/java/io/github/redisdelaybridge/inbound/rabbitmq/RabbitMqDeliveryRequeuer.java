@@ -1,8 +1,6 @@
 package io.github.redisdelaybridge.inbound.rabbitmq;
 
-import com.rabbitmq.client.Channel;
 import org.apache.camel.Exchange;
-import org.apache.camel.component.springrabbit.SpringRabbitMQConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,8 +8,8 @@ import org.slf4j.LoggerFactory;
  * The failure path of the RabbitMQ inbound route: whatever went wrong (Redis unavailable, the
  * dead-letter channel unavailable, a bug), the delivery is nacked with requeue, so RabbitMQ delivers it
  * again. In manual-ack mode a delivery that is neither acked nor nacked would sit unacked until the
- * consumer stops, so this never throws: if the nack itself fails, the channel is gone and RabbitMQ has
- * already requeued the delivery.
+ * consumer stops, so this never throws: if the nack itself fails, the delivery's channel is gone and
+ * RabbitMQ has already requeued the delivery.
  */
 public final class RabbitMqDeliveryRequeuer {
 
@@ -22,8 +20,6 @@ public final class RabbitMqDeliveryRequeuer {
 
     /** Camel bean method, called with the failed exchange. */
     public void requeue(Exchange exchange) {
-        Channel channel = exchange.getProperty(SpringRabbitMQConstants.CHANNEL, Channel.class);
-        Long deliveryTag = exchange.getMessage().getHeader(SpringRabbitMQConstants.DELIVERY_TAG, Long.class);
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         long now = System.currentTimeMillis();
         if (now - lastLoggedAt >= LOG_EVERY_MS) {
@@ -31,15 +27,11 @@ public final class RabbitMqDeliveryRequeuer {
             LOG.warn("RabbitMQ delivery not stored, requeued for redelivery (further requeues logged at most every {} s): {}",
                     LOG_EVERY_MS / 1000, cause == null ? "unknown failure" : rootMessage(cause));
         }
-        if (channel == null || deliveryTag == null) {
-            LOG.error("cannot nack a RabbitMQ delivery: no channel or delivery tag on the exchange");
-            return;
-        }
         try {
-            channel.basicNack(deliveryTag, false, true);
+            RabbitMqDelivery.of(exchange).nackAndRequeue();
         } catch (Exception nackFailed) {
-            LOG.warn("could not nack delivery {} ({}); its channel is closed, so RabbitMQ requeues it by itself",
-                    deliveryTag, rootMessage(nackFailed));
+            LOG.warn("could not nack a delivery ({}); its channel is closed, so RabbitMQ has requeued it by itself",
+                    rootMessage(nackFailed));
         }
     }
 
