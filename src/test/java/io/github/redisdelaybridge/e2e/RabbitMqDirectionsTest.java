@@ -38,6 +38,7 @@ class RabbitMqDirectionsTest {
     private static final String KAFKA_INBOUND = NAME + ".inbound";
     private static final String RABBIT_INBOUND = NAME + ".inbound";
     private static final String DLQ = NAME + ".dlq";
+    private static final String INBOUND_EXCHANGE = NAME + ".delayed";
     private static final byte[] BINARY = binary(2048);
     private static final byte[] NOT_UTF8 = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, 0, (byte) 0x80};
 
@@ -56,7 +57,11 @@ class RabbitMqDirectionsTest {
         rabbit.declareQueue(NAME + ".routed");
         rabbit.declareExchange(NAME + ".exchange", "direct");
         rabbit.bind(NAME + ".routed", NAME + ".exchange", "the-key");
-        bridge = BridgeInstance.start(BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME));
+        rabbit.declareQueue(NAME + ".default");
+        Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
+        settings.put("bridge.rabbitmq.inbound-exchanges", RABBIT_INBOUND + "=" + INBOUND_EXCHANGE);
+        settings.put("bridge.rabbitmq.default-targets", RABBIT_INBOUND + "=rabbitmq:/" + NAME + ".default");
+        bridge = BridgeInstance.start(settings);
     }
 
     @AfterAll
@@ -64,6 +69,7 @@ class RabbitMqDirectionsTest {
         bridge.close();
         rabbit.deleteQueue(RABBIT_INBOUND);
         rabbit.deleteQueue(DLQ);
+        rabbit.deleteExchange(INBOUND_EXCHANGE);
         rabbit.close();
         kafka.close();
     }
@@ -118,6 +124,21 @@ class RabbitMqDirectionsTest {
         assertThat(received).hasSize(1);
         assertThat(received.get(0).body()).isEqualTo(bytes("routed"));
         assertThat(received.get(0).headerText("x-message-id")).as("generated id").startsWith("rabbitmq-");
+        assertThat(received.get(0).properties().getContentType()).as("no content type invented").isNull();
+    }
+
+    @Test
+    void aProducerOnlyPointsAtTheBridgesExchangeAndKeepsItsRoutingKeyAndTheQueueHasADefaultTarget() {
+        long sentAt = System.currentTimeMillis();
+        rabbit.publish(INBOUND_EXCHANGE, "orders.created", new AMQP.BasicProperties.Builder()
+                .headers(Map.of("x-delay", 700)).messageId("via-exchange").build(), bytes("via exchange"));
+
+        List<Received> received = rabbit.consume(NAME + ".default", 1, Duration.ofSeconds(20));
+
+        assertThat(received).hasSize(1);
+        assertThat(received.get(0).receivedAtMs() - sentAt).isGreaterThanOrEqualTo(700);
+        assertThat(received.get(0).body()).isEqualTo(bytes("via exchange"));
+        assertThat(received.get(0).headerText("x-message-id")).isEqualTo("via-exchange");
     }
 
     @Test
@@ -215,12 +236,14 @@ class RabbitMqDirectionsTest {
                 bytes("negative"));
         rabbit.publishToQueue(RABBIT_INBOUND, Map.of("x-target", "rabbitmq:/" + NAME + ".r2r"), bytes("no delay"));
         rabbit.publishToQueue(RABBIT_INBOUND, Map.of("x-delay", 10, "x-target", "rabbitmq:/" + RABBIT_INBOUND), bytes("loop"));
+        rabbit.publishToQueue(RABBIT_INBOUND, Map.of("x-delay", 10, "x-target", "rabbitmq:" + INBOUND_EXCHANGE + "/any"),
+                bytes("loop via exchange"));
 
-        List<Received> deadLetters = rabbit.consume(DLQ, 3, Duration.ofSeconds(20));
+        List<Received> deadLetters = rabbit.consume(DLQ, 4, Duration.ofSeconds(20));
 
         Map<String, Received> byBody = new LinkedHashMap<>();
         deadLetters.forEach(d -> byBody.put(new String(d.body(), StandardCharsets.UTF_8), d));
-        assertThat(byBody.keySet()).containsExactlyInAnyOrder("negative", "no delay", "loop");
+        assertThat(byBody.keySet()).containsExactlyInAnyOrder("negative", "no delay", "loop", "loop via exchange");
         Received negative = byBody.get("negative");
         assertThat(negative.headerText("x-dead-letter-reason")).isEqualTo("invalid-delay");
         assertThat(negative.headerText("x-dead-letter-detail")).contains("-5");
@@ -230,6 +253,7 @@ class RabbitMqDirectionsTest {
         assertThat(negative.header("trace")).isEqualTo(7);
         assertThat(byBody.get("no delay").headerText("x-dead-letter-reason")).isEqualTo("missing-delay");
         assertThat(byBody.get("loop").headerText("x-dead-letter-reason")).isEqualTo("forbidden-target");
+        assertThat(byBody.get("loop via exchange").headerText("x-dead-letter-reason")).isEqualTo("forbidden-target");
         assertThat(rabbit.readyAndUnacked(RABBIT_INBOUND)).as("ready, unacked").containsExactly(0, 0);
     }
 
