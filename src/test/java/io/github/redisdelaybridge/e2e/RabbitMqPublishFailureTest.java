@@ -19,9 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A RabbitMQ target that cannot take a message (no queue bound for its routing key, or no such exchange)
- * is a failed publish: retried, then dead-lettered with the broker's reason; never counted as delivered.
- * Good messages published in the same rounds still arrive.
+ * A RabbitMQ target that cannot take a message (no queue bound for its routing key, no such exchange, or
+ * a full queue that makes the broker nack) is a failed publish: retried, then dead-lettered with the
+ * broker's reason; never counted as delivered. Good messages published in the same rounds still arrive.
+ * Dead letters of RabbitMQ-origin messages go to an exchange here ({@code rabbitmq:<exchange>/<key>}).
  */
 class RabbitMqPublishFailureTest {
 
@@ -30,6 +31,9 @@ class RabbitMqPublishFailureTest {
     private static final String KAFKA_INBOUND = NAME + ".inbound";
     private static final String EXCHANGE = NAME + ".exchange";
     private static final String GOOD_QUEUE = NAME + ".good";
+    private static final String FULL_QUEUE = NAME + ".full";
+    private static final String DEAD_LETTER_EXCHANGE = NAME + ".dlx";
+    private static final String DEAD_LETTER_QUEUE = NAME + ".dead-letters";
 
     private static KafkaTestClient kafka;
     private static RabbitMqTestClient rabbit;
@@ -45,11 +49,17 @@ class RabbitMqPublishFailureTest {
         rabbit.declareQueue(GOOD_QUEUE);
         rabbit.declareExchange(EXCHANGE, "direct");
         rabbit.bind(GOOD_QUEUE, EXCHANGE, "good");
+        rabbit.declareQueue(FULL_QUEUE, Map.of("x-max-length", 1, "x-overflow", "reject-publish"));
+        rabbit.publishToQueue(FULL_QUEUE, Map.of(), bytes("fills the queue"));
+        rabbit.declareQueue(DEAD_LETTER_QUEUE);
+        rabbit.declareExchange(DEAD_LETTER_EXCHANGE, "direct");
+        rabbit.bind(DEAD_LETTER_QUEUE, DEAD_LETTER_EXCHANGE, "dead");
         redis = new RedisInspector(LocalRedis.URI, "test-" + NAME, 1);
         Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
         settings.put("bridge.retry.base-ms", "100");
         settings.put("bridge.retry.max-ms", "200");
         settings.put("bridge.retry.max-attempts", "3");
+        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:" + DEAD_LETTER_EXCHANGE + "/dead");
         bridge = BridgeInstance.start(settings);
     }
 
@@ -57,7 +67,6 @@ class RabbitMqPublishFailureTest {
     static void stopBridge() {
         bridge.close();
         rabbit.deleteQueue(RABBIT_INBOUND);
-        rabbit.deleteQueue(NAME + ".dlq");
         rabbit.close();
         redis.close();
         kafka.close();
@@ -69,16 +78,18 @@ class RabbitMqPublishFailureTest {
         badTargets.put("unbound-key", "rabbitmq:" + EXCHANGE + "/nobody-listens");
         badTargets.put("no-such-queue", "rabbitmq:/" + NAME + ".no-such-queue");
         badTargets.put("missing-exchange", "rabbitmq:" + NAME + ".missing/any");
+        badTargets.put("full-queue", "rabbitmq:/" + FULL_QUEUE);
         int good = 0;
         for (Map.Entry<String, String> bad : badTargets.entrySet()) {
             rabbit.publishToQueue(RABBIT_INBOUND, headers(bad.getKey(), bad.getValue()), bytes(bad.getKey()));
             rabbit.publishToQueue(RABBIT_INBOUND, headers("good-" + good, "rabbitmq:" + EXCHANGE + "/good"), bytes("good-" + good++));
         }
 
-        List<Received> deadLetters = rabbit.consume(NAME + ".dlq", badTargets.size(), Duration.ofSeconds(30), Duration.ofMillis(500));
+        List<Received> deadLetters = rabbit.consume(DEAD_LETTER_QUEUE, badTargets.size(), Duration.ofSeconds(30), Duration.ofMillis(500));
         List<Received> delivered = rabbit.consume(GOOD_QUEUE, good, Duration.ofSeconds(20), Duration.ofMillis(500));
 
-        assertThat(delivered).extracting(r -> new String(r.body(), StandardCharsets.UTF_8)).containsExactlyInAnyOrder("good-0", "good-1", "good-2");
+        assertThat(delivered).extracting(r -> new String(r.body(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("good-0", "good-1", "good-2", "good-3");
         Map<String, Received> byId = new LinkedHashMap<>();
         deadLetters.forEach(d -> byId.put(d.headerText("x-message-id"), d));
         assertThat(byId.keySet()).containsExactlyInAnyOrderElementsOf(badTargets.keySet());
@@ -93,6 +104,8 @@ class RabbitMqPublishFailureTest {
         assertThat(byId.get("unbound-key").headerText("x-dead-letter-detail")).contains("NO_ROUTE").contains("312");
         assertThat(byId.get("no-such-queue").headerText("x-dead-letter-detail")).contains("NO_ROUTE");
         assertThat(byId.get("missing-exchange").headerText("x-dead-letter-detail")).contains("NOT_FOUND").contains("404");
+        assertThat(byId.get("full-queue").headerText("x-dead-letter-detail")).contains("nacked");
+        assertThat(rabbit.readyAndUnacked(FULL_QUEUE)).as("only the message that filled it").containsExactly(1, 0);
         assertThat(redis.pending() + redis.inFlight()).as("nothing left in Redis").isZero();
     }
 

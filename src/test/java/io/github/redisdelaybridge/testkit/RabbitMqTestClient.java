@@ -64,8 +64,13 @@ public final class RabbitMqTestClient implements AutoCloseable {
 
     /** Declares a durable queue (emptied first if it exists); deleted again on {@link #close()}. */
     public void declareQueue(String queue) {
+        declareQueue(queue, null);
+    }
+
+    /** Declares a durable queue with arguments (x-max-length, ...); deleted again on {@link #close()}. */
+    public void declareQueue(String queue, Map<String, Object> arguments) {
         io(() -> {
-            channel.queueDeclare(queue, true, false, false, null);
+            channel.queueDeclare(queue, true, false, false, arguments);
             channel.queuePurge(queue);
         });
         declaredQueues.add(queue);
