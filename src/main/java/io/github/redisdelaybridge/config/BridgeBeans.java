@@ -1,7 +1,10 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
+import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
+import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
 import io.github.redisdelaybridge.health.RedisHealthCheck;
@@ -10,9 +13,17 @@ import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
+import io.github.redisdelaybridge.inbound.rabbitmq.RawMessageConverter;
+import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFactory;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.Publishers;
+import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
+import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
+import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
@@ -31,10 +42,12 @@ import org.apache.camel.CamelConfiguration;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
+import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
  * Wires the bridge's beans from {@link BridgeSettings} and binds them under the names the routes in
@@ -43,6 +56,7 @@ import org.slf4j.LoggerFactory;
 public final class BridgeBeans implements CamelConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeBeans.class);
+    private static final int RABBITMQ_CONNECT_TIMEOUT_MS = 5_000;
 
     /** The Prometheus registry Camel serves at /observe/metrics; created here if Camel has not yet. */
     private static MeterRegistry meterRegistry(CamelContext context) {
@@ -57,6 +71,7 @@ public final class BridgeBeans implements CamelConfiguration {
     @Override
     public void configure(CamelContext context) throws Exception {
         BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
+        RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
@@ -66,21 +81,34 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
         KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
-        DeadLetters deadLetters = new DeadLetters(new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic()), store);
-        Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), null);
+        DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
+        RabbitMqPublisher rabbitMq = rabbitMqSettings.enabled()
+                ? new RabbitMqPublisher(rabbitMqClientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
+                : null;
+        DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
+                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, rabbitMqOriginDeadLetters(rabbitMqSettings, kafka, rabbitMq));
+        Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
+        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
 
         Set<String> inboundChannels = new HashSet<>();
+        Set<String> enabledBrokers = new HashSet<>(Set.of("kafka"));
         settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add("kafka:" + topic));
-        TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, Set.of("kafka"));
+        if (rabbitMqSettings.enabled()) {
+            enabledBrokers.add("rabbitmq");
+            rabbitMqSettings.inboundQueues().forEach(queue -> inboundChannels.add("rabbitmq:/" + queue));
+            rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add("rabbitmq:" + exchange + "/*"));
+        }
+        TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
+        DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
         Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
                 settings.instanceId(), stopping, metrics);
 
         Registry registry = context.getRegistry();
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
-        registry.bind("delayRequestValidator", new DelayRequestValidator(new DueTimeParser(settings.maxDelayMs()), targetPolicy,
+        registry.bind("delayRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 settings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics));
+        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics, 0));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
@@ -89,16 +117,84 @@ public final class BridgeBeans implements CamelConfiguration {
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
+        registry.bind("rabbitMqDeliveryReader", new RabbitMqDeliveryReader());
+        registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
+                rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
+        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics,
+                rabbitMqSettings.storeAttempts()));
+        registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
+        CachingConnectionFactory rabbitMqConsumerConnections = rabbitMqConsumerConnections(rabbitMqSettings, settings.instanceId());
+        configureRabbitMqConsumer(context, rabbitMqConsumerConnections);
+
         context.addService(new ServiceSupport() {
             @Override
             protected void doStop() {
                 dispatcher.close();
                 kafka.close();
+                if (rabbitMq != null) {
+                    rabbitMq.close();
+                }
+                rabbitMqConsumerConnections.destroy();
                 redis.close();
             }
         }, true, true);
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {}{} (prefix {}, {} slot(s)), dead letters to kafka:{}",
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+        if (rabbitMqSettings.enabled()) {
+            LOG.info("{}: inbound queues {} (exchanges {}), prefetch {}, dead letters of RabbitMQ-origin messages to {}",
+                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(),
+                    rabbitMqSettings.prefetch(), rabbitMqSettings.deadLetterChannel());
+        } else {
+            LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
+        }
+    }
+
+    private static DeadLetterChannel rabbitMqOriginDeadLetters(RabbitMqSettings settings, KafkaPublisher kafka, RabbitMqPublisher rabbitMq) {
+        Target channel = Target.parse(settings.deadLetterChannel());
+        if (channel instanceof Target.Kafka topic) {
+            return new KafkaDeadLetterChannel(kafka, topic.topic());
+        }
+        Target.RabbitMq exchange = (Target.RabbitMq) channel;
+        return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey());
+    }
+
+    /** The publisher's connection factory (RabbitMQ client). */
+    private static com.rabbitmq.client.ConnectionFactory rabbitMqClientConnections(RabbitMqSettings settings) {
+        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+        factory.setHost(settings.host());
+        factory.setPort(settings.port());
+        factory.setUsername(settings.username());
+        factory.setPassword(settings.password());
+        factory.setVirtualHost(settings.virtualHost());
+        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        return factory;
+    }
+
+    /**
+     * The consumer's connection factory (Spring, as camel-spring-rabbitmq needs). It connects only when the
+     * inbound route starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
+     * every new connection.
+     */
+    private static CachingConnectionFactory rabbitMqConsumerConnections(RabbitMqSettings settings, String instanceId) {
+        CachingConnectionFactory factory = new CachingConnectionFactory(settings.host(), settings.port());
+        factory.setUsername(settings.username());
+        factory.setPassword(settings.password());
+        factory.setVirtualHost(settings.virtualHost());
+        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
+        Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
+        String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
+                ? rabbitMq.routingKey() : null;
+        factory.addConnectionListener(new RabbitMqTopology(settings.inboundQueues(), settings.inboundExchanges(), deadLetterQueue));
+        return factory;
+    }
+
+    /** The inbound route gets every delivery exactly as the broker sent it: raw body, untouched headers. */
+    private static void configureRabbitMqConsumer(CamelContext context, CachingConnectionFactory connections) {
+        SpringRabbitMQComponent component = context.getComponent("spring-rabbitmq", SpringRabbitMQComponent.class);
+        component.setConnectionFactory(connections);
+        component.setListenerContainerFactory(new VerbatimListenerContainerFactory());
+        component.setMessageConverter(new RawMessageConverter());
     }
 }

@@ -32,7 +32,8 @@ public record BridgeSettings(
         long deadLetterMaxCount,
         long deadLetterMaxAgeMs,
         DispatchSettings dispatch,
-        RetryPolicy retry) {
+        RetryPolicy retry,
+        RabbitMqSettings rabbitMq) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -41,7 +42,7 @@ public record BridgeSettings(
         return new BridgeSettings(
                 r.optional("bridge.instance-id").isEmpty() ? generatedInstanceId() : r.text("bridge.instance-id"),
                 r.text("bridge.redis.uri"),
-                r.bool("bridge.redis.cluster"),
+                r.booleanValue("bridge.redis.cluster"),
                 r.text("bridge.redis.key-prefix"),
                 r.intValue("bridge.redis.slots"),
                 redisTimeoutMs,
@@ -67,7 +68,31 @@ public record BridgeSettings(
                         r.longValue("bridge.retry.base-ms"),
                         r.doubleValue("bridge.retry.factor"),
                         r.longValue("bridge.retry.max-ms"),
-                        r.intValue("bridge.retry.max-attempts")));
+                        r.intValue("bridge.retry.max-attempts")),
+                rabbitMqSettings(r));
+    }
+
+    private static RabbitMqSettings rabbitMqSettings(Reader r) {
+        RabbitMqSettings rabbitMq = new RabbitMqSettings(
+                r.booleanValue("bridge.rabbitmq.enabled"),
+                r.text("bridge.rabbitmq.host"),
+                r.intValue("bridge.rabbitmq.port"),
+                r.text("bridge.rabbitmq.username"),
+                r.text("bridge.rabbitmq.password"),
+                r.text("bridge.rabbitmq.virtual-host"),
+                r.list("bridge.rabbitmq.inbound-queues"),
+                r.map("bridge.rabbitmq.inbound-exchanges"),
+                r.map("bridge.rabbitmq.default-targets"),
+                r.intValue("bridge.rabbitmq.prefetch"),
+                r.intValue("bridge.rabbitmq.consumers-per-queue"),
+                r.intValue("bridge.rabbitmq.store-attempts"),
+                r.text("bridge.rabbitmq.dead-letter-channel"));
+        try {
+            io.github.redisdelaybridge.outbound.Target.parse(rabbitMq.deadLetterChannel());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("setting bridge.rabbitmq.dead-letter-channel: " + e.getMessage());
+        }
+        return rabbitMq;
     }
 
     private static String generatedInstanceId() {
@@ -115,10 +140,10 @@ public record BridgeSettings(
             return (int) value;
         }
 
-        boolean bool(String key) {
-            String value = text(key).toLowerCase(java.util.Locale.ROOT);
+        boolean booleanValue(String key) {
+            String value = text(key);
             if (!value.equals("true") && !value.equals("false")) {
-                throw new IllegalArgumentException("setting " + key + " must be true or false, got '" + lookup.apply(key) + "'");
+                throw new IllegalArgumentException("setting " + key + " must be true or false, got '" + value + "'");
             }
             return Boolean.parseBoolean(value);
         }

@@ -1,13 +1,17 @@
 package io.github.redisdelaybridge.deadletter;
 
 import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.outbound.KafkaHeaderMapping;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.store.MessageHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** Dead letters to a Kafka topic, with the reason, detail, origin and attempts as headers. */
+/**
+ * Dead letters to a Kafka topic, with the reason, detail, origin and attempts as headers. A RabbitMQ-origin
+ * dead letter's headers and properties are mapped as for a Kafka target ({@link KafkaHeaderMapping}).
+ */
 public final class KafkaDeadLetterChannel implements DeadLetterChannel {
 
     private final KafkaPublisher kafka;
@@ -20,7 +24,7 @@ public final class KafkaDeadLetterChannel implements DeadLetterChannel {
 
     @Override
     public CompletableFuture<Void> send(DeadLetter deadLetter) {
-        List<MessageHeader> headers = new ArrayList<>(deadLetter.headers());
+        List<MessageHeader> headers = new ArrayList<>(KafkaHeaderMapping.headers(deadLetter.headers(), deadLetter.properties()));
         if (deadLetter.messageId() != null && headers.stream().noneMatch(h -> h.name().equals(DelayHeaders.MESSAGE_ID))) {
             headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, deadLetter.messageId()));
         }

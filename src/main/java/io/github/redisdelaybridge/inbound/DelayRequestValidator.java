@@ -5,11 +5,9 @@ import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DueTime;
 import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.store.HeaderValueMapping;
 import io.github.redisdelaybridge.store.MessageHeader;
 import io.github.redisdelaybridge.store.ScheduleRequest;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,23 +126,23 @@ public final class DelayRequestValidator {
         return id;
     }
 
-    /** The last value of a header as strict UTF-8 text; malformed bytes are rejected with {@code reason}. */
+    /**
+     * The last value of a header as strict UTF-8 text; malformed bytes are rejected with {@code reason}.
+     * A typed RabbitMQ value is read as its text (an AMQP integer 1500 as "1500").
+     */
     private static Optional<String> text(InboundMessage message, String name, DeadLetterReason reason) throws Rejection {
         Optional<MessageHeader> header = message.lastHeader(name);
         if (header.isEmpty()) {
             return Optional.empty();
         }
-        byte[] value = header.get().value();
+        byte[] value = header.get().plainBytes();
         if (value == null) {
             throw new Rejection(reason, name + " header has no value");
         }
-        try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(value)).toString());
-        } catch (CharacterCodingException e) {
+        String text = HeaderValueMapping.strictUtf8(value);
+        if (text == null) {
             throw new Rejection(reason, name + " header is not valid UTF-8");
         }
+        return Optional.of(text);
     }
 }

@@ -20,10 +20,12 @@ import org.slf4j.LoggerFactory;
  * Stores accepted messages in Redis and sends rejected ones to the dead-letter channel, and returns only
  * when all of it is confirmed. Until then nothing is acknowledged upstream.
  *
- * <p>When Redis or the dead-letter broker is down it keeps retrying the same batch (so the consumer
- * stops taking new work and the source keeps everything), until it succeeds or the bridge stops; in
- * the latter case it throws, so the batch is not acknowledged and will be consumed again. Storing the
- * same batch twice is harmless: message ids already pending or delivered are not stored again.
+ * <p>When Redis or the dead-letter broker is down it retries the same batch (so the consumer stops
+ * taking new work and the source keeps everything). With {@code maxAttempts} 0 (Kafka) it retries until it
+ * succeeds or the bridge stops; with a bound (RabbitMQ) it gives up after that many attempts. Either way
+ * it then throws, so the batch is not acknowledged: Kafka consumes it again, RabbitMQ gets a nack with
+ * requeue and delivers it again. Storing the same batch twice is harmless: message ids already pending or
+ * delivered are not stored again.
  */
 public final class MessageScheduler {
 
@@ -35,14 +37,17 @@ public final class MessageScheduler {
     private final DispatchWakeup wakeup;
     private final BooleanSupplier stopping;
     private final BridgeMetrics metrics;
+    private final int maxAttempts;
 
+    /** {@code maxAttempts}: how often to try storing a batch before giving up; 0 for as long as the bridge runs. */
     public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping,
-                            BridgeMetrics metrics) {
+                            BridgeMetrics metrics, int maxAttempts) {
         this.store = store;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
         this.stopping = stopping;
         this.metrics = metrics;
+        this.maxAttempts = maxAttempts;
     }
 
     /** Camel bean method. */
@@ -115,7 +120,11 @@ public final class MessageScheduler {
                 if (stopping.getAsBoolean()) {
                     throw new IllegalStateException("bridge stopping; batch left unacknowledged upstream: could not " + what, e);
                 }
-                if (attempt == 1 || attempt % 20 == 0) {
+                if (maxAttempts > 0 && attempt >= maxAttempts) {
+                    throw new IllegalStateException("gave up after " + attempt + " attempts, batch not acknowledged upstream: could not "
+                            + what + ": " + rootMessage(e), e);
+                }
+                if (maxAttempts == 0 && (attempt == 1 || attempt % 20 == 0)) {
                     LOG.warn("could not {} (attempt {}), holding the batch and retrying: {}", what, attempt, rootMessage(e));
                 }
                 Thread.sleep(backoffMs);

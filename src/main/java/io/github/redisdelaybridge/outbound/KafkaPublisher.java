@@ -56,7 +56,7 @@ public final class KafkaPublisher implements AutoCloseable {
         }
         RecordHeaders recordHeaders = new RecordHeaders();
         for (MessageHeader header : headers) {
-            recordHeaders.add(new RecordHeader(header.name(), header.value()));
+            recordHeaders.add(new RecordHeader(header.name(), header.plainBytes()));
         }
         CompletableFuture<RecordMetadata> acknowledged = new CompletableFuture<>();
         try {

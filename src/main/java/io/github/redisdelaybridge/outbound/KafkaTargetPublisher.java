@@ -3,7 +3,10 @@ package io.github.redisdelaybridge.outbound;
 import io.github.redisdelaybridge.store.Envelope;
 import java.util.concurrent.CompletableFuture;
 
-/** Publishes due messages to {@code kafka:<topic>} targets: same key, same value bytes, headers kept. */
+/**
+ * Publishes due messages to {@code kafka:<topic>} targets: same key, same value bytes, headers kept
+ * ({@link KafkaHeaderMapping}: RabbitMQ-origin headers as text, AMQP properties as {@code amqp-*} headers).
+ */
 public final class KafkaTargetPublisher implements Publisher {
 
     private final KafkaPublisher kafka;
@@ -15,6 +18,7 @@ public final class KafkaTargetPublisher implements Publisher {
     @Override
     public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
         String topic = ((Target.Kafka) target).topic();
-        return kafka.publish(topic, envelope.key(), DeliveryHeaders.of(envelope, dueAt), envelope.body()).thenApply(metadata -> null);
+        return kafka.publish(topic, envelope.key(),
+                KafkaHeaderMapping.headers(DeliveryHeaders.of(envelope, dueAt), envelope.properties()), envelope.body()).thenApply(metadata -> null);
     }
 }

@@ -6,25 +6,27 @@ import java.util.regex.Pattern;
 
 /**
  * Which targets producers may name. An allow-list of glob patterns over the target text
- * ({@code kafka:orders.*}, {@code rabbitmq:billing/*}); inbound topics are never allowed, so a typo
- * cannot make the bridge feed itself; brokers this instance has no publisher for are refused at ingest
- * rather than at delivery time.
+ * ({@code kafka:orders.*}, {@code rabbitmq:billing/*}); the bridge's own inbound channels (Kafka topics,
+ * RabbitMQ queues through the default exchange, exchanges bound to them with any routing key) are never
+ * allowed, so a typo cannot make the bridge feed itself; brokers this instance has no publisher for are
+ * refused at ingest rather than at delivery time.
  */
 public final class TargetPolicy {
 
     private final List<Pattern> allowed;
-    private final Set<String> forbiddenUris;
+    private final List<Pattern> inbound;
     private final Set<String> enabledBrokers;
 
-    public TargetPolicy(List<String> allowedGlobs, Set<String> forbiddenUris, Set<String> enabledBrokers) {
+    /** {@code inboundGlobs}: targets that would reach an inbound channel, as globs like the allow-list. */
+    public TargetPolicy(List<String> allowedGlobs, Set<String> inboundGlobs, Set<String> enabledBrokers) {
         this.allowed = allowedGlobs.stream().map(TargetPolicy::globToRegex).toList();
-        this.forbiddenUris = Set.copyOf(forbiddenUris);
+        this.inbound = inboundGlobs.stream().map(TargetPolicy::globToRegex).toList();
         this.enabledBrokers = Set.copyOf(enabledBrokers);
     }
 
     /** Null if allowed, else why not. */
     public String whyForbidden(Target target) {
-        if (forbiddenUris.contains(target.uri())) {
+        if (inbound.stream().anyMatch(p -> p.matcher(target.uri()).matches())) {
             return "target " + target.uri() + " is an inbound channel of this bridge: it would loop";
         }
         if (allowed.stream().noneMatch(p -> p.matcher(target.uri()).matches())) {

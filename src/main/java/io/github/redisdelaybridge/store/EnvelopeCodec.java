@@ -14,26 +14,33 @@ import java.util.Map;
 /**
  * Binary, versioned encoding of an {@link Envelope} for storage in Redis.
  *
- * <p>Layout of version 1 (all integers big-endian; "bytes" = int32 length then the bytes, -1 for null;
- * "text" = bytes holding UTF-8):
+ * <p>Layout (all integers big-endian; "bytes" = int32 length then the bytes, -1 for null; "text" =
+ * bytes holding UTF-8):
  * <pre>
  *   int8  magic 0xDB
- *   int8  version (1)
+ *   int8  version (1 or 2)
  *   text  message id
  *   text  target
  *   text  origin
  *   bytes key (nullable)
- *   int32 header count, then per header: text name, bytes value (nullable)
+ *   int32 header count, then per header:
+ *           version 1: text name, bytes value (nullable)                      -- a raw (Kafka) header
+ *           version 2: text name, int8 format (0 raw, 1 AMQP field value), bytes value (nullable)
  *   int32 property count, then per property: text name, text value
  *   bytes body (nullable: a Kafka tombstone)
  * </pre>
- * The payload is copied as bytes, so it comes out exactly as it went in. A reader refuses a version it
+ * Version 2 adds the header format, so typed RabbitMQ headers ({@link MessageHeader.Format#AMQP}) keep
+ * their types. The writer uses version 1 whenever every header is raw (all Kafka-origin messages), so
+ * bridges that read only version 1 keep working on them during an upgrade; it reads both.
+ *
+ * <p>The payload is copied as bytes, so it comes out exactly as it went in. A reader refuses a version it
  * does not know rather than guessing, so a newer bridge's records are never mangled by an older one.
  */
 public final class EnvelopeCodec {
 
     static final int MAGIC = 0xDB;
-    static final int VERSION = 1;
+    static final int VERSION_RAW_HEADERS = 1;
+    static final int VERSION_TYPED_HEADERS = 2;
 
     private EnvelopeCodec() {
     }
@@ -41,8 +48,9 @@ public final class EnvelopeCodec {
     public static byte[] encode(Envelope envelope) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream((envelope.body() == null ? 0 : envelope.body().length) + 128);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
+            boolean typed = envelope.headers().stream().anyMatch(h -> h.format() != MessageHeader.Format.RAW);
             out.writeByte(MAGIC);
-            out.writeByte(VERSION);
+            out.writeByte(typed ? VERSION_TYPED_HEADERS : VERSION_RAW_HEADERS);
             writeText(out, envelope.messageId());
             writeText(out, envelope.target());
             writeText(out, envelope.origin());
@@ -50,6 +58,9 @@ public final class EnvelopeCodec {
             out.writeInt(envelope.headers().size());
             for (MessageHeader header : envelope.headers()) {
                 writeText(out, header.name());
+                if (typed) {
+                    out.writeByte(header.format().ordinal());
+                }
                 writeBytes(out, header.value());
             }
             out.writeInt(envelope.properties().size());
@@ -71,8 +82,9 @@ public final class EnvelopeCodec {
                 throw new IllegalArgumentException("not an envelope: first byte 0x" + Integer.toHexString(magic));
             }
             int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads " + VERSION + ")");
+            if (version != VERSION_RAW_HEADERS && version != VERSION_TYPED_HEADERS) {
+                throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads "
+                        + VERSION_RAW_HEADERS + " and " + VERSION_TYPED_HEADERS + ")");
             }
             String messageId = readText(in);
             String target = readText(in);
@@ -81,7 +93,9 @@ public final class EnvelopeCodec {
             int headerCount = readCount(in);
             List<MessageHeader> headers = new ArrayList<>(headerCount);
             for (int i = 0; i < headerCount; i++) {
-                headers.add(new MessageHeader(readText(in), readBytes(in)));
+                String name = readText(in);
+                MessageHeader.Format format = version == VERSION_RAW_HEADERS ? MessageHeader.Format.RAW : readFormat(in);
+                headers.add(new MessageHeader(name, readBytes(in), format));
             }
             int propertyCount = readCount(in);
             Map<String, String> properties = new LinkedHashMap<>();
@@ -128,6 +142,14 @@ public final class EnvelopeCodec {
             throw new IOException("length " + length + " exceeds the remaining " + in.available() + " bytes");
         }
         return in.readNBytes(length);
+    }
+
+    private static MessageHeader.Format readFormat(DataInputStream in) throws IOException {
+        int format = in.readUnsignedByte();
+        if (format >= MessageHeader.Format.values().length) {
+            throw new IOException("unknown header format " + format);
+        }
+        return MessageHeader.Format.values()[format];
     }
 
     private static int readCount(DataInputStream in) throws IOException {

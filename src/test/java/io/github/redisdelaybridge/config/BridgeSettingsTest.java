@@ -87,9 +87,11 @@ class BridgeSettingsTest {
         config.put("bridge.retry.max-ms", "900");
         config.put("bridge.retry.max-attempts", "4");
 
-        assertThat(settings()).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
+        BridgeSettings read = settings();
+        // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
+        assertThat(read).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, 3_600_000, 4096,
-                List.of("kafka:out.*"), 777, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4)));
+                List.of("kafka:out.*"), 777, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4), read.rabbitMq()));
     }
 
     @Test

@@ -24,8 +24,9 @@ import redis.embedded.RedisServer;
 /**
  * Runs the bridge on embedded defaults, for trying it out: a Kafka broker (KRaft) in this JVM on
  * 127.0.0.1:9092 (or a free port), Redis at 127.0.0.1:6379 if one answers, else a redis-server started
- * here. It prints how to publish a delayed message and echoes what arrives on the example target.
- * Ctrl-C stops everything it started.
+ * here, and RabbitMQ at 127.0.0.1:5672 (guest/guest) if one answers (RabbitMQ is not embedded: without
+ * it the bridge runs Kafka only). It prints how to publish a delayed message and echoes what arrives on
+ * the example targets and dead-letter channels. Ctrl-C stops everything it started.
  */
 public final class EmbeddedBridgeLauncher {
 
@@ -45,10 +46,12 @@ public final class EmbeddedBridgeLauncher {
             redisUri = "redis://127.0.0.1:" + port;
         }
         createTopics(bootstrap);
+        boolean rabbitMq = rabbitMqAnswers();
 
         Main bridge = BridgeMain.newMain();
         bridge.addOverrideProperty("bridge.kafka.bootstrap-servers", bootstrap);
         bridge.addOverrideProperty("bridge.redis.uri", redisUri);
+        bridge.addOverrideProperty("bridge.rabbitmq.enabled", Boolean.toString(rabbitMq));
         RedisServer startedRedis = embeddedRedis;
         Thread echo = new Thread(() -> echoArrivals(bootstrap), "example-target-echo");
         echo.setDaemon(true);
@@ -65,6 +68,9 @@ public final class EmbeddedBridgeLauncher {
         }, "embedded-stop"));
         bridge.start();
         echo.start();
+        if (rabbitMq) {
+            echoRabbitMqArrivals();
+        }
         System.out.printf("""
 
                 redis-delay-bridge is running on embedded defaults.
@@ -74,9 +80,15 @@ public final class EmbeddedBridgeLauncher {
                   bin/publish --bootstrap %s --topic %s --delay 5000 --target kafka:%s 'hello in 5 s'
                 or with any Kafka client: produce to %s with headers x-delay=5000, x-target=kafka:%s.
                 Arrivals on %s are echoed here. Ctrl-C stops everything.
-
+                %s
                 """, bootstrap, INBOUND, DEAD_LETTERS, redisUri, embeddedRedis != null ? " (embedded redis-server)" : "",
-                bootstrap, INBOUND, EXAMPLE_TARGET, INBOUND, EXAMPLE_TARGET, EXAMPLE_TARGET);
+                bootstrap, INBOUND, EXAMPLE_TARGET, INBOUND, EXAMPLE_TARGET, EXAMPLE_TARGET,
+                rabbitMq ? String.format("""
+                RabbitMQ  127.0.0.1:5672  (inbound queue %s, dead letters to queue %s, example target queue %s)
+                  bin/publish --rabbitmq 127.0.0.1:5672 --delay 5000 --target rabbitmq:/%s 'hello in 5 s'
+                  bin/publish --rabbitmq 127.0.0.1:5672 --delay 5000 --target kafka:%s 'from RabbitMQ to Kafka'
+                """, INBOUND, DEAD_LETTERS, EXAMPLE_TARGET, EXAMPLE_TARGET, EXAMPLE_TARGET)
+                        : "RabbitMQ  none answers on 127.0.0.1:5672: Kafka only (bridge.rabbitmq.enabled=false)\n");
         Thread.currentThread().join();
     }
 
@@ -113,6 +125,41 @@ public final class EmbeddedBridgeLauncher {
             }
         } catch (org.apache.kafka.common.errors.InterruptException | IllegalStateException stopping) {
             // the JVM is shutting down
+        }
+    }
+
+    /** Echoes what reaches the example target queue and the RabbitMQ dead-letter queue. */
+    private static void echoRabbitMqArrivals() throws Exception {
+        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+        factory.setHost("127.0.0.1");
+        com.rabbitmq.client.Connection connection = factory.newConnection("embedded-echo");
+        com.rabbitmq.client.Channel channel = connection.createChannel();
+        for (String queue : List.of(EXAMPLE_TARGET, DEAD_LETTERS)) {
+            channel.queueDeclare(queue, true, false, false, null);
+            channel.basicConsume(queue, true, (tag, delivery) -> {
+                StringBuilder line = new StringBuilder("arrived on RabbitMQ queue " + queue + ": '"
+                        + new String(delivery.getBody(), StandardCharsets.UTF_8) + "'");
+                java.util.Map<String, Object> headers = delivery.getProperties().getHeaders();
+                if (headers != null) {
+                    headers.forEach((name, value) -> {
+                        if (name.startsWith("x-")) {
+                            line.append(' ').append(name).append('=').append(value);
+                        }
+                    });
+                }
+                System.out.println(line);
+            }, tag -> { });
+        }
+    }
+
+    private static boolean rabbitMqAnswers() {
+        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+        factory.setHost("127.0.0.1");
+        factory.setConnectionTimeout(1_000);
+        try (com.rabbitmq.client.Connection connection = factory.newConnection("embedded-probe")) {
+            return connection.isOpen();
+        } catch (Exception e) {
+            return false;
         }
     }
 

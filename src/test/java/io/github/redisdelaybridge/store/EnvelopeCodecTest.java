@@ -124,7 +124,7 @@ class EnvelopeCodecTest {
 
     @Test
     void rejectsUnknownVersions() {
-        for (int version : new int[] {0, 2, 255}) {
+        for (int version : new int[] {0, 3, 255}) {
             byte[] encoded = validEncoding();
             encoded[1] = (byte) version;
 

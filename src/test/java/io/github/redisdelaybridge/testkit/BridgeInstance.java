@@ -41,6 +41,19 @@ public final class BridgeInstance implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Adds RabbitMQ: the local broker, inbound queue {@code <testName>.inbound}, dead letters of
+     * RabbitMQ-origin messages to queue {@code <testName>.dlq}. The bridge declares both queues.
+     */
+    public static Map<String, String> withRabbitMq(Map<String, String> settings, String testName) {
+        settings.put("bridge.rabbitmq.enabled", "true");
+        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
+        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
+        settings.put("bridge.rabbitmq.inbound-queues", testName + ".inbound");
+        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + testName + ".dlq");
+        return settings;
+    }
+
     public static BridgeInstance start(Map<String, String> settings) {
         return new BridgeInstance(settings);
     }

@@ -1,0 +1,70 @@
+package io.github.redisdelaybridge.inbound.rabbitmq;
+
+import io.github.redisdelaybridge.inbound.InboundBatch;
+import io.github.redisdelaybridge.inbound.InboundMessage;
+import io.github.redisdelaybridge.store.AmqpProperties;
+import io.github.redisdelaybridge.store.MessageHeader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.camel.Exchange;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageProperties;
+
+/**
+ * Reads one RabbitMQ delivery (the raw AMQP message, see {@link RawMessageConverter}) into a broker-neutral
+ * inbound message of a batch of one. Header values keep their AMQP types; the properties worth
+ * delivering again are kept as text ({@link AmqpProperties}). The acknowledgement is a basic.ack of this
+ * delivery on the channel it came on ({@link RabbitMqDelivery}).
+ *
+ * <p>Default message id: the AMQP {@code message-id} property, else {@code rabbitmq-<random UUID>}. A
+ * generated id is new on every delivery, so a message redelivered by RabbitMQ (after a connection loss
+ * or a requeue) is stored again and may be delivered twice; producers that set {@code message-id} or
+ * {@code x-message-id} get redeliveries deduplicated.
+ */
+public final class RabbitMqDeliveryReader {
+
+    /** Camel bean method. */
+    public InboundBatch read(Exchange exchange) {
+        Message delivery = exchange.getMessage().getBody(Message.class);
+        RabbitMqDelivery acknowledgeable = RabbitMqDelivery.of(exchange);
+        MessageProperties properties = delivery.getMessageProperties();
+        String queue = properties.getConsumerQueue();
+
+        List<MessageHeader> headers = new ArrayList<>();
+        properties.getHeaders().forEach((name, value) -> headers.add(MessageHeader.amqp(name, value)));
+        String messageId = properties.getMessageId();
+        InboundMessage message = new InboundMessage(
+                "rabbitmq:" + queue,
+                queue,
+                messageId != null && !messageId.isBlank() ? messageId : "rabbitmq-" + UUID.randomUUID(),
+                null,
+                headers,
+                propertiesOf(properties),
+                delivery.getBody());
+        return new InboundBatch(List.of(message), acknowledgeable::ack);
+    }
+
+    private static Map<String, String> propertiesOf(MessageProperties p) {
+        Map<String, String> kept = new LinkedHashMap<>();
+        putIfPresent(kept, AmqpProperties.CONTENT_TYPE, p.getContentType());
+        putIfPresent(kept, AmqpProperties.CONTENT_ENCODING, p.getContentEncoding());
+        putIfPresent(kept, AmqpProperties.MESSAGE_ID, p.getMessageId());
+        putIfPresent(kept, AmqpProperties.CORRELATION_ID, p.getCorrelationId());
+        putIfPresent(kept, AmqpProperties.PRIORITY, p.getPriority());
+        putIfPresent(kept, AmqpProperties.REPLY_TO, p.getReplyTo());
+        putIfPresent(kept, AmqpProperties.TYPE, p.getType());
+        putIfPresent(kept, AmqpProperties.APP_ID, p.getAppId());
+        putIfPresent(kept, AmqpProperties.TIMESTAMP, p.getTimestamp() == null ? null : p.getTimestamp().toInstant());
+        putIfPresent(kept, AmqpProperties.EXPIRATION, p.getExpiration());
+        return kept;
+    }
+
+    private static void putIfPresent(Map<String, String> properties, String name, Object value) {
+        if (value != null) {
+            properties.put(name, value.toString());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.github.redisdelaybridge.outbound;
+
+import io.github.redisdelaybridge.store.Envelope;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Publishes due messages to {@code rabbitmq:<exchange>/<routing-key>} targets: the same body bytes, the
+ * producer's headers and properties ({@link AmqpMessageMapping}) plus {@code x-message-id} and
+ * {@code x-delay-due-at}, persistent, mandatory, confirmed.
+ */
+public final class RabbitMqTargetPublisher implements Publisher {
+
+    private final RabbitMqPublisher rabbitMq;
+
+    public RabbitMqTargetPublisher(RabbitMqPublisher rabbitMq) {
+        this.rabbitMq = rabbitMq;
+    }
+
+    @Override
+    public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
+        Target.RabbitMq destination = (Target.RabbitMq) target;
+        return rabbitMq.publish(destination.exchange(), destination.routingKey(),
+                AmqpMessageMapping.properties(DeliveryHeaders.of(envelope, dueAt), envelope.properties(), envelope.key()),
+                envelope.body());
+    }
+}

@@ -1,0 +1,38 @@
+package io.github.redisdelaybridge.testkit;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records every log event of this JVM while open, for assertions on what only the logs show, such as a
+ * channel closed by RabbitMQ for acking an unknown delivery tag.
+ */
+public final class LogCapture implements AutoCloseable {
+
+    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+    public LogCapture() {
+        appender.start();
+        root.addAppender(appender);
+    }
+
+    /** Formatted messages (with the message of their exception, if any) that contain {@code text}. */
+    public List<String> messagesContaining(String text) {
+        synchronized (appender.list) {
+            return appender.list.stream()
+                    .map(e -> e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : " " + e.getThrowableProxy().getMessage()))
+                    .filter(m -> m.contains(text))
+                    .toList();
+        }
+    }
+
+    @Override
+    public void close() {
+        root.detachAppender(appender);
+        appender.stop();
+    }
+}
