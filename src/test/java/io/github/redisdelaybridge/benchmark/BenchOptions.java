@@ -1,0 +1,75 @@
+package io.github.redisdelaybridge.benchmark;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Command-line options of bin/benchmark.
+ *
+ * <pre>
+ *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, precision, peers, pending, herd, scaleout
+ *   --scale F             multiply every message count by F (default 1 = the issue's counts)
+ *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
+ *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
+ *   --redis URI           use this Redis instead of a dedicated redis-server (memory/SLOWLOG then include others' data)
+ *   --out FILE            where to write the table as Markdown (default target/benchmark-results.md)
+ * </pre>
+ */
+record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out) {
+
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "precision", "peers", "pending", "herd", "scaleout");
+
+    static BenchOptions parse(String[] args) {
+        Set<String> scenarios = new LinkedHashSet<>(ALL);
+        double scale = 1.0;
+        boolean quick = false;
+        boolean scaleGiven = false;
+        String kafka = null;
+        String redis = null;
+        String out = "target/benchmark-results.md";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--scenarios" -> {
+                    scenarios = new LinkedHashSet<>();
+                    for (String s : args[++i].split(",")) {
+                        String name = s.strip().toLowerCase();
+                        if (name.equals("all")) {
+                            scenarios.addAll(ALL);
+                        } else if (!ALL.contains(name)) {
+                            throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + ALL);
+                        } else {
+                            scenarios.add(name);
+                        }
+                    }
+                }
+                case "--scale" -> {
+                    scale = Double.parseDouble(args[++i]);
+                    scaleGiven = true;
+                }
+                case "--quick" -> quick = true;
+                case "--kafka" -> kafka = args[++i];
+                case "--redis" -> redis = args[++i];
+                case "--out" -> out = args[++i];
+                case "--help", "-h" -> {
+                    System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE]");
+                    System.exit(0);
+                }
+                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
+            }
+        }
+        if (quick && !scaleGiven) {
+            scale = 0.1;
+        }
+        List<String> ordered = new ArrayList<>(ALL);
+        ordered.retainAll(scenarios);
+        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out);
+    }
+
+    /** A message count scaled by --scale, never below {@code floor}. */
+    int count(int full, int floor) {
+        return Math.max(floor, (int) Math.round(full * scale));
+    }
+}
