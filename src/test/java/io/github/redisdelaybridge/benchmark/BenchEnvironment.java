@@ -52,6 +52,7 @@ final class BenchEnvironment implements AutoCloseable {
     private final RedisClient redisClient;
     private final StatefulRedisConnection<String, String> redisConnection;
     private final byte[] payload = new byte[PAYLOAD_BYTES];
+    private final Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
     BenchEnvironment(BenchOptions options) throws Exception {
         this.options = options;
@@ -141,7 +142,11 @@ final class BenchEnvironment implements AutoCloseable {
     /** Records in a topic (sum of end offsets over its partitions). */
     long recordsIn(String topic) {
         try {
-            int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+            Integer partitions = partitionCounts.get(topic);
+            if (partitions == null) {
+                partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+                partitionCounts.put(topic, partitions);
+            }
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             for (int p = 0; p < partitions; p++) {
                 request.put(new TopicPartition(topic, p), OffsetSpec.latest());
@@ -185,15 +190,16 @@ final class BenchEnvironment implements AutoCloseable {
     }
 
     /** Settings of one bridge instance for a scenario: own key prefix, inbound topic and consumer group. */
-    Map<String, String> bridgeSettings(String scenario, String inboundTopic, int slots) {
+    Map<String, String> bridgeSettings(String scenario, String inboundTopic) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("bridge.kafka.bootstrap-servers", bootstrap);
         s.put("bridge.redis.uri", redisUri);
         s.put("bridge.redis.key-prefix", prefix(scenario));
-        s.put("bridge.redis.slots", Integer.toString(slots));
+        s.put("bridge.redis.slots", "1");
         s.put("bridge.kafka.inbound-topics", inboundTopic);
         s.put("bridge.kafka.group-id", prefix(scenario) + "-bridge");
         s.put("bridge.dead-letter.kafka-topic", topic(scenario, "dlq"));
+        s.putAll(options.bridgeOverrides());
         return s;
     }
 
@@ -215,6 +221,16 @@ final class BenchEnvironment implements AutoCloseable {
                 System.err.println("bridge did not stop cleanly: " + e);
             }
         }
+    }
+
+    /** Due-set slots of the bridges: 1 (the default) unless --set bridge.redis.slots=N. */
+    int slots() {
+        return Integer.parseInt(options.bridgeOverrides().getOrDefault("bridge.redis.slots", "1"));
+    }
+
+    /** The bridges' store, with their slot count. */
+    StoreHandle store(String prefix) {
+        return store(prefix, slots());
     }
 
     /** The bridge's own store (its Lua scripts, its key layout) on a connection of the benchmark's. */

@@ -1,25 +1,31 @@
 package io.github.redisdelaybridge.benchmark;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Command-line options of bin/benchmark.
  *
  * <pre>
- *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, precision, peers, pending, herd, scaleout
+ *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, peers, pending, herd,
+ *                         scaleout
  *   --scale F             multiply every message count by F (default 1 = the issue's counts)
  *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
  *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
  *   --redis URI           use this Redis instead of a dedicated redis-server (memory/SLOWLOG then include others' data)
  *   --out FILE            where to write the table as Markdown (default target/benchmark-results.md)
+ *   --set KEY=VALUE       override a bridge setting in every bridge instance (repeatable), to try a tuning,
+ *                         e.g. --set bridge.dispatch.batch-size=2000
  * </pre>
  */
-record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out) {
+record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out,
+                    Map<String, String> bridgeOverrides) {
 
-    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "precision", "peers", "pending", "herd", "scaleout");
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "peers", "pending", "herd", "scaleout");
 
     static BenchOptions parse(String[] args) {
         Set<String> scenarios = new LinkedHashSet<>(ALL);
@@ -29,6 +35,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         String kafka = null;
         String redis = null;
         String out = "target/benchmark-results.md";
+        Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> {
@@ -52,9 +59,17 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 case "--kafka" -> kafka = args[++i];
                 case "--redis" -> redis = args[++i];
                 case "--out" -> out = args[++i];
+                case "--set" -> {
+                    String pair = args[++i];
+                    int eq = pair.indexOf('=');
+                    if (eq <= 0 || !pair.startsWith("bridge.")) {
+                        throw new IllegalArgumentException("--set takes bridge.KEY=VALUE, got '" + pair + "'");
+                    }
+                    overrides.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
                 case "--help", "-h" -> {
                     System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
-                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE]");
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--set bridge.KEY=VALUE ...]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
@@ -65,7 +80,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         }
         List<String> ordered = new ArrayList<>(ALL);
         ordered.retainAll(scenarios);
-        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out);
+        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides));
     }
 
     /** A message count scaled by --scale, never below {@code floor}. */

@@ -14,7 +14,7 @@ final class BridgeJob {
         String in = env.topic(name, "inbound");
         String target = env.topic(name, "target");
         env.createTopics(6, in, target);
-        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in, 1), 1);
+        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
         try (ArrivalRecorder arrivals = new ArrivalRecorder(env.bootstrap, target, 6, dueAt -> true)) {
             Thread.sleep(2_000); // let the bridge's consumer join its group
             CpuMeter cpu = env.cpu();

@@ -47,6 +47,7 @@ public final class DelayBenchmark {
                         case "ceiling" -> ceiling(env);
                         case "ingest" -> ingest(env);
                         case "drain" -> drain(env);
+                        case "phases" -> phases(env);
                         case "precision" -> precision(env);
                         case "peers" -> peers(env);
                         case "pending" -> pending(env);
@@ -54,7 +55,7 @@ public final class DelayBenchmark {
                         case "scaleout" -> scaleOut(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
-                } catch (Exception | AssertionError e) {
+                } catch (Exception | LinkageError | AssertionError e) {
                     failures++;
                     e.printStackTrace();
                     String message = String.valueOf(e);
@@ -107,6 +108,15 @@ public final class DelayBenchmark {
         drainRate = r.rate();
         table.add("1. drain (1 instance, all due in one second)", ">= 25,000 msg/s and >= 0.5x ceiling",
                 String.format("%,.0f msg/s (%,d msgs; %s)", r.rate(), n, r.cpu()), vsCeiling(r.rate()));
+    }
+
+    private void phases(BenchEnvironment env) throws Exception {
+        int n = options.count(100_000, 5_000);
+        for (DrainPhaseProbe.Phases p : DrainPhaseProbe.measure(env, n)) {
+            table.add("1. drain cycle breakdown: " + p.variant() + ", batch " + p.batch(), "diagnostic",
+                    String.format("%,.0f msg/s; per cycle: claim %.1f, send %.1f, broker acks %.1f, acknowledge %.1f ms (%,d msgs)",
+                            p.rate(), p.claimMs(), p.sendMs(), p.brokerAckMs(), p.redisAckMs(), p.count()), "-");
+        }
     }
 
     private void precision(BenchEnvironment env) throws Exception {

@@ -22,16 +22,16 @@ final class DrainScenario {
         String in = env.topic(name, "inbound");
         String target = env.topic(name, "target");
         env.createTopics(6, in, target);
-        Map<String, String> settings = env.bridgeSettings(name, in, 1);
+        Map<String, String> settings = env.bridgeSettings(name, in);
         List<BridgeInstance> bridges = env.startBridges(settings, instances);
-        try (BenchEnvironment.StoreHandle store = env.store(env.prefix(name), 1)) {
+        try (BenchEnvironment.StoreHandle store = env.store(env.prefix(name))) {
             StoreLoader.load(store.store(), in + "-0-", 0, count,
                     new DueTime.At(System.currentTimeMillis() + StoreLoader.FAR_FUTURE_MS), target, env.payload());
             long dueAt = (System.currentTimeMillis() / 1000 + 2) * 1000;
             StoreLoader.retime(env.redis(), store.keys(), dueAt, null, 0);
             Thread.sleep(Math.max(0, dueAt - System.currentTimeMillis()));
             CpuMeter cpu = env.cpu();
-            long last = BenchEnvironment.awaitMillis(() -> env.recordsIn(target) >= count, 300_000, 5);
+            long last = BenchEnvironment.awaitMillis(() -> env.recordsIn(target) >= count, 300_000, 10);
             String cpuUse = cpu.stop();
             if (last < 0) {
                 throw new IllegalStateException(name + ": only " + env.recordsIn(target) + " of " + count + " arrived");

@@ -22,9 +22,9 @@ final class IngestScenario {
         String in = env.topic(name, "inbound");
         String target = env.topic(name, "target");
         env.createTopics(6, in, target);
-        Map<String, String> settings = env.bridgeSettings(name, in, 1);
+        Map<String, String> settings = env.bridgeSettings(name, in);
         String group = settings.get("bridge.kafka.group-id");
-        Keys keys = new Keys(env.prefix(name), 1);
+        Keys keys = new Keys(env.prefix(name), env.slots());
         List<BridgeInstance> bridges = env.startBridges(settings, instances);
         try {
             // one warm-up message per partition, so every instance has joined the group and has its partitions

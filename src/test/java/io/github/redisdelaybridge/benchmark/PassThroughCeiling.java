@@ -44,7 +44,7 @@ final class PassThroughCeiling {
             CpuMeter cpu = env.cpu();
             long start = System.currentTimeMillis();
             KafkaLoad.publish(env.producer(), in, count, env.payload(), headers);
-            long done = BenchEnvironment.awaitMillis(() -> env.recordsIn(out) >= count + 1, 300_000, 5);
+            long done = BenchEnvironment.awaitMillis(() -> env.recordsIn(out) >= count + 1, 300_000, 10);
             if (done < 0) {
                 throw new IllegalStateException("pass-through: only " + (env.recordsIn(out) - 1) + " of " + count + " arrived");
             }

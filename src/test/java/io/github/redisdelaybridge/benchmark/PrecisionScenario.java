@@ -40,7 +40,7 @@ final class PrecisionScenario {
         String name = "precision";
         String in = env.topic(name, "inbound");
         env.createTopics(6, in);
-        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in, 1), 1);
+        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
         try {
             Step target = step(env, name, in, targetRate, stepMs, warmupMs);
             List<Step> search = new ArrayList<>();

@@ -29,6 +29,17 @@ final class ThunderingHerdScenario {
     private ThunderingHerdScenario() {
     }
 
+    /** The bridge script a SHA1 belongs to ("claim.lua"), or the argument itself. */
+    static String scriptName(String argument) {
+        for (String name : List.of("schedule", "claim", "acknowledge", "reschedule", "reapExpiredLeases")) {
+            String described = io.github.redisdelaybridge.store.LuaScript.load(name).toString(); // LuaScript[name sha1]
+            if (described.contains(argument)) {
+                return name + ".lua";
+            }
+        }
+        return argument;
+    }
+
     static Result measure(BenchEnvironment env, int count) throws Exception {
         String name = "herd";
         String in = env.topic(name, "inbound");
@@ -39,13 +50,13 @@ final class ThunderingHerdScenario {
         RedisCommands<String, String> redis = env.redis();
         String slowlogBefore = redis.configGet("slowlog-log-slower-than").get("slowlog-log-slower-than");
         String slowlogLenBefore = redis.configGet("slowlog-max-len").get("slowlog-max-len");
-        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in, 1), 1);
+        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
         RedisClient pingClient = RedisClient.create(env.redisUri);
         AtomicBoolean pinging = new AtomicBoolean(true);
         AtomicLong busy = new AtomicLong();
         AtomicLong longestPing = new AtomicLong();
         Thread pinger = null;
-        try (BenchEnvironment.StoreHandle store = env.store(env.prefix(name), 1);
+        try (BenchEnvironment.StoreHandle store = env.store(env.prefix(name));
              StatefulRedisConnection<String, String> pingConnection = pingClient.connect()) {
             DueTime far = new DueTime.At(System.currentTimeMillis() + StoreLoader.FAR_FUTURE_MS);
             StoreLoader.load(store.store(), in + "-0-", 0, count, far, target, env.payload());
@@ -75,7 +86,7 @@ final class ThunderingHerdScenario {
                 pinger.start();
                 Thread.sleep(Math.max(0, dueAt - System.currentTimeMillis()));
                 CpuMeter cpu = env.cpu();
-                long last = BenchEnvironment.awaitMillis(() -> env.recordsIn(target) >= count, 300_000, 5);
+                long last = BenchEnvironment.awaitMillis(() -> env.recordsIn(target) >= count, 300_000, 10);
                 String cpuUse = cpu.stop();
                 probes.await(PROBES, 60_000);
                 pinging.set(false);
@@ -91,7 +102,7 @@ final class ThunderingHerdScenario {
                     List<?> fields = (List<?>) entry;
                     long micros = ((Number) fields.get(2)).longValue();
                     List<?> args = (List<?>) fields.get(3);
-                    String command = args.isEmpty() ? "?" : String.valueOf(args.get(0)) + (args.size() > 1 ? " " + args.get(1) : "");
+                    String command = args.isEmpty() ? "?" : String.valueOf(args.get(0)) + (args.size() > 1 ? " " + scriptName(String.valueOf(args.get(1))) : "");
                     if (command.length() > 60) {
                         command = command.substring(0, 60);
                     }
