@@ -18,12 +18,14 @@ import java.util.Set;
  *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
  *   --redis URI           use this Redis instead of a dedicated redis-server (memory/SLOWLOG then include others' data)
  *   --out FILE            where to write the table as Markdown (default target/benchmark-results.md)
+ *   --wait-quiet S        before each scenario, wait up to S seconds until other processes use less than a
+ *                         quarter of a core (the machine is shared; the table records what they used)
  *   --set KEY=VALUE       override a bridge setting in every bridge instance (repeatable), to try a tuning,
  *                         e.g. --set bridge.dispatch.batch-size=2000
  * </pre>
  */
 record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out,
-                    Map<String, String> bridgeOverrides) {
+                    Map<String, String> bridgeOverrides, int waitQuietSeconds) {
 
     static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "peers", "pending", "herd", "scaleout");
 
@@ -36,6 +38,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         String redis = null;
         String out = "target/benchmark-results.md";
         Map<String, String> overrides = new LinkedHashMap<>();
+        int waitQuiet = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> {
@@ -59,6 +62,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 case "--kafka" -> kafka = args[++i];
                 case "--redis" -> redis = args[++i];
                 case "--out" -> out = args[++i];
+                case "--wait-quiet" -> waitQuiet = Integer.parseInt(args[++i]);
                 case "--set" -> {
                     String pair = args[++i];
                     int eq = pair.indexOf('=');
@@ -69,7 +73,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 }
                 case "--help", "-h" -> {
                     System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
-                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--set bridge.KEY=VALUE ...]");
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--set bridge.KEY=VALUE ...]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
@@ -80,7 +84,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         }
         List<String> ordered = new ArrayList<>(ALL);
         ordered.retainAll(scenarios);
-        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides));
+        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides), waitQuiet);
     }
 
     /** A message count scaled by --scale, never below {@code floor}. */

@@ -32,6 +32,21 @@ final class CpuMeter {
         return new CpuMeter(redisPid);
     }
 
+    /** CPU used by processes other than this JVM and the benchmark's redis-server, in % of one core, over the window. */
+    static double othersPercent(long redisPid, long windowMs) throws InterruptedException {
+        CpuMeter meter = new CpuMeter(redisPid);
+        Thread.sleep(windowMs);
+        return meter.othersPercent();
+    }
+
+    private double othersPercent() {
+        double wallMs = (System.nanoTime() - startNanos) / 1e6;
+        double jvmMs = (jvmCpuNanos() - startJvmNanos) / 1e6;
+        double redisMs = redisPid > 0 ? (processTicks(redisPid) - startRedisTicks) * TICK_MS : 0;
+        double busyMs = (machineTicks()[0] - startMachine[0]) * TICK_MS;
+        return 100 * Math.max(0, busyMs - jvmMs - redisMs) / wallMs;
+    }
+
     /** "cpu: jvm 150%, redis 60%, others 10% of 200%". */
     String stop() {
         double wallMs = (System.nanoTime() - startNanos) / 1e6;

@@ -41,6 +41,7 @@ public final class DelayBenchmark {
             redisVersion = env.redis().info("server").lines().filter(l -> l.startsWith("redis_version:"))
                     .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("?");
             for (String scenario : options.scenarios()) {
+                waitQuiet(env);
                 System.out.println("\n=== " + scenario + " (" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ", load " + loadAverage() + ")");
                 try {
                     switch (scenario) {
@@ -98,7 +99,8 @@ public final class DelayBenchmark {
         int n = options.count(200_000, 5_000);
         IngestScenario.Result r = IngestScenario.measure(env, "ingest", n, 1);
         table.add("1. ingest (1 instance, 60 s delay)", ">= 25,000 msg/s and >= 0.5x ceiling",
-                String.format("%,.0f msg/s to committed upstream (stored: %,.0f) (%,d msgs; %s)", r.committedRate(), r.storedRate(), n, r.cpu()),
+                String.format("%,.0f msg/s to committed upstream (stored: %,.0f) (%,d msgs; %,.0f sync offset commits, %.1f ms each; %s)",
+                        r.committedRate(), r.storedRate(), n, r.commits(), r.commitLatencyMs(), r.cpu()),
                 vsCeiling(r.committedRate()));
     }
 
@@ -230,6 +232,18 @@ public final class DelayBenchmark {
         table.add("scale-out: ingest, 1/2/3 instances, one Redis", "report", ingest + " msg/s (" + String.format("%,d", n) + " msgs)", "-");
         table.add("scale-out: drain, 1/2/3 instances, one Redis", "report", drain + " msg/s (" + String.format("%,d", n) + " msgs)", "-");
         table.add("scale-out on a 3-master Redis Cluster", "report", "not run", "skipped: the bridge does not support Redis Cluster yet");
+    }
+
+    private void waitQuiet(BenchEnvironment env) throws InterruptedException {
+        if (options.waitQuietSeconds() <= 0) {
+            return;
+        }
+        long deadline = System.currentTimeMillis() + options.waitQuietSeconds() * 1000L;
+        double others;
+        do {
+            others = CpuMeter.othersPercent(env.redisPid(), 3_000);
+            System.out.printf("other processes use %.0f%% of a core%n", others);
+        } while (others > 25 && System.currentTimeMillis() < deadline);
     }
 
     static String loadAverage() {

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class IngestScenario {
 
-    record Result(int count, int instances, double storedRate, double committedRate, String cpu) {
+    record Result(int count, int instances, double storedRate, double committedRate, String cpu, double commits, double commitLatencyMs) {
     }
 
     private IngestScenario() {
@@ -39,6 +39,7 @@ final class IngestScenario {
             if (BenchEnvironment.awaitMillis(() -> env.groupStable(group, instances), 60_000, 50) < 0) {
                 throw new IllegalStateException(name + ": the consumer group did not settle on " + instances + " members");
             }
+            double commitsBefore = KafkaClientMetrics.coordinatorSum("commit-total");
             CpuMeter cpu = env.cpu();
             long start = System.currentTimeMillis();
             KafkaLoad.publish(env.producer(), in, count, env.payload(), KafkaLoad.delayHeaders(60_000, target));
@@ -50,9 +51,13 @@ final class IngestScenario {
                 throw new IllegalStateException(name + ": stored " + (env.pending(keys) - 6) + ", committed "
                         + (env.committed(group, in) - 6) + " of " + count);
             }
-            Result result = new Result(count, instances, count * 1000.0 / (stored - start), count * 1000.0 / (committed - start), cpuUse);
-            System.out.printf("%s: %d instance(s), published in %d ms, stored after %d ms, committed after %d ms: %.0f msg/s, %s%n",
-                    name, instances, published - start, stored - start, committed - start, result.committedRate(), cpuUse);
+            double commits = KafkaClientMetrics.coordinatorSum("commit-total") - commitsBefore;
+            Result result = new Result(count, instances, count * 1000.0 / (stored - start), count * 1000.0 / (committed - start), cpuUse,
+                    commits, KafkaClientMetrics.coordinatorMax("commit-latency-avg"));
+            System.out.printf("%s: %d instance(s), published in %d ms, stored after %d ms, committed after %d ms: %.0f msg/s, %s; "
+                            + "%.0f offset commits (one per %.0f messages), %.1f ms each on average%n",
+                    name, instances, published - start, stored - start, committed - start, result.committedRate(), cpuUse,
+                    commits, count / Math.max(1, commits), result.commitLatencyMs());
             return result;
         } finally {
             BenchEnvironment.stopBridges(bridges);
