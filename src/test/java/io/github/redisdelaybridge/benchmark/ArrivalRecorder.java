@@ -17,11 +17,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a target topic from the start on its own thread and records each arrival's lateness: the
- * local receive time minus the x-delay-due-at header (Redis's clock, on this same machine).
+ * local receive time minus the x-delay-due-at header (Redis's clock, on this same machine). Lateness is
+ * also split at the record's CreateTime (stamped by the bridge's producer when it sends): due -> sent is
+ * the bridge's part (noticing, claiming, decoding), sent -> received is Kafka's (linger, broker, fetch).
  */
 final class ArrivalRecorder implements AutoCloseable {
 
     final LatencyRecorder lateness = new LatencyRecorder();
+    final LatencyRecorder dueToSent = new LatencyRecorder();
+    final LatencyRecorder sentToReceived = new LatencyRecorder();
     private final AtomicLong arrivals = new AtomicLong();
     private final AtomicLong lastArrivalMs = new AtomicLong();
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -62,6 +66,8 @@ final class ArrivalRecorder implements AutoCloseable {
                         long dueAt = Long.parseLong(new String(due.value(), StandardCharsets.US_ASCII));
                         if (recordDueAt.test(dueAt)) {
                             lateness.record(now - dueAt);
+                            dueToSent.record(record.timestamp() - dueAt);
+                            sentToReceived.record(now - record.timestamp());
                         }
                     }
                 }

@@ -20,12 +20,15 @@ import java.util.Set;
  *   --out FILE            where to write the table as Markdown (default target/benchmark-results.md)
  *   --wait-quiet S        before each scenario, wait up to S seconds until other processes use less than a
  *                         quarter of a core (the machine is shared; the table records what they used)
- *   --set KEY=VALUE       override a bridge setting in every bridge instance (repeatable), to try a tuning,
- *                         e.g. --set bridge.dispatch.batch-size=2000
+ *   --repeat R            run ceiling, ingest and drain R times and report the best (default 3, 1 with --quick):
+ *                         on a shared machine noise only ever slows a run down
+ *   --no-warmup           skip the JIT warm-up (an untimed ingest and drain of 50,000 messages) before measuring
+ *   --set KEY=VALUE       override a bridge or Camel setting in every bridge instance (repeatable), to try a
+ *                         tuning, e.g. --set bridge.dispatch.batch-size=2000
  * </pre>
  */
 record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out,
-                    Map<String, String> bridgeOverrides, int waitQuietSeconds) {
+                    Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup) {
 
     static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "peers", "pending", "herd", "scaleout");
 
@@ -39,6 +42,8 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         String out = "target/benchmark-results.md";
         Map<String, String> overrides = new LinkedHashMap<>();
         int waitQuiet = 0;
+        int repeats = -1;
+        boolean warmup = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> {
@@ -63,17 +68,19 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 case "--redis" -> redis = args[++i];
                 case "--out" -> out = args[++i];
                 case "--wait-quiet" -> waitQuiet = Integer.parseInt(args[++i]);
+                case "--repeat" -> repeats = Integer.parseInt(args[++i]);
+                case "--no-warmup" -> warmup = false;
                 case "--set" -> {
                     String pair = args[++i];
                     int eq = pair.indexOf('=');
-                    if (eq <= 0 || !pair.startsWith("bridge.")) {
-                        throw new IllegalArgumentException("--set takes bridge.KEY=VALUE, got '" + pair + "'");
+                    if (eq <= 0 || !(pair.startsWith("bridge.") || pair.startsWith("camel."))) {
+                        throw new IllegalArgumentException("--set takes bridge.KEY=VALUE or camel.KEY=VALUE, got '" + pair + "'");
                     }
                     overrides.put(pair.substring(0, eq), pair.substring(eq + 1));
                 }
                 case "--help", "-h" -> {
                     System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
-                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--set bridge.KEY=VALUE ...]");
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--repeat R] [--no-warmup] [--set bridge.KEY=VALUE ...]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
@@ -84,7 +91,8 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         }
         List<String> ordered = new ArrayList<>(ALL);
         ordered.retainAll(scenarios);
-        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides), waitQuiet);
+        return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides), waitQuiet,
+                repeats > 0 ? repeats : quick ? 1 : 3, warmup);
     }
 
     /** A message count scaled by --scale, never below {@code floor}. */

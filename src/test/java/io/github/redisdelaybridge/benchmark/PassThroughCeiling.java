@@ -17,16 +17,16 @@ final class PassThroughCeiling {
     private PassThroughCeiling() {
     }
 
-    static double measure(BenchEnvironment env, int count) throws Exception {
-        String in = env.topic("ceiling", "inbound");
-        String out = env.topic("ceiling", "target");
+    static double measure(BenchEnvironment env, String name, int count) throws Exception {
+        String in = env.topic(name, "inbound");
+        String out = env.topic(name, "target");
         env.createTopics(6, in, out);
         String bytes = "org.apache.kafka.common.serialization.ByteArray";
         CamelContext camel = new DefaultCamelContext();
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from("kafka:" + in + "?brokers=" + env.bootstrap + "&groupId=" + env.prefix("ceiling")
+                from("kafka:" + in + "?brokers=" + env.bootstrap + "&groupId=" + env.prefix(name)
                         + "&autoOffsetReset=earliest&batching=true&maxPollRecords=500&pollTimeoutMs=500"
                         + "&keyDeserializer=" + bytes + "Deserializer&valueDeserializer=" + bytes + "Deserializer")
                         .routeId("pass-through-ceiling")
@@ -49,7 +49,7 @@ final class PassThroughCeiling {
                 throw new IllegalStateException("pass-through: only " + (env.recordsIn(out) - 1) + " of " + count + " arrived");
             }
             double rate = count * 1000.0 / (done - start);
-            System.out.printf("ceiling: %d messages in %d ms = %.0f msg/s, %s%n", count, done - start, rate, cpu.stop());
+            System.out.printf(name + ": %d messages in %d ms = %.0f msg/s, %s%n", count, done - start, rate, cpu.stop());
             return rate;
         } finally {
             camel.stop();

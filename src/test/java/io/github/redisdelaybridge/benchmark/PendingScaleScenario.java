@@ -25,7 +25,8 @@ final class PendingScaleScenario {
     static final int CLAIM_BATCH = 500;
 
     record Result(int small, int large, LatencyRecorder claimSmallMicros, LatencyRecorder claimLargeMicros,
-                  double bytesPerMessageSmall, double bytesPerMessageLarge, double plainBytesPerMessage) {
+                  double bytesPerMessageSmall, double bytesPerMessageLarge, double plainBytesPerMessage, int envelopeBytes,
+                  double plainWithEnvelopeBytesPerMessage) {
     }
 
     private PendingScaleScenario() {
@@ -50,9 +51,14 @@ final class PendingScaleScenario {
             env.deleteKeys(prefix);
             awaitFreed(env, before);
 
-            double plain = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large);
-            System.out.printf("plain ZSET+HASH layout: %.0f bytes/message%n", plain);
-            return new Result(small, large, claimSmall, claimLarge, perSmall, perLarge, plain);
+            double plain = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large, env.payload());
+            awaitFreed(env, before);
+            byte[] envelope = io.github.redisdelaybridge.store.EnvelopeCodec.encode(
+                    StoreLoader.envelope(idPrefix + (large - 1), target, env.payload()));
+            double plainEnvelope = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large, envelope);
+            System.out.printf("plain ZSET+HASH layout: %.0f bytes/message with the 100-byte body as value, %.0f with the bridge's "
+                    + "%d-byte envelope as value%n", plain, plainEnvelope, envelope.length);
+            return new Result(small, large, claimSmall, claimLarge, perSmall, perLarge, plain, envelope.length, plainEnvelope);
         } finally {
             env.deleteKeys(prefix);
         }
@@ -85,7 +91,8 @@ final class PendingScaleScenario {
         return micros;
     }
 
-    private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, String idPrefix, int count) throws Exception {
+    private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, String idPrefix, int count, byte[] value)
+            throws Exception {
         RedisClient client = RedisClient.create(env.redisUri);
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisAsyncCommands<byte[], byte[]> redis = connection.async();
@@ -97,7 +104,7 @@ final class PendingScaleScenario {
             for (int i = 0; i < count; i++) {
                 byte[] id = (idPrefix + i).getBytes(StandardCharsets.UTF_8);
                 pending.add(redis.zadd(zset, due, id));
-                pending.add(redis.hset(hash, id, env.payload()));
+                pending.add(redis.hset(hash, id, value));
                 if (pending.size() >= 4_000) {
                     for (RedisFuture<?> f : pending) {
                         f.get(30, TimeUnit.SECONDS);

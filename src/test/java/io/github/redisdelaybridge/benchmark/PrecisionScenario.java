@@ -14,7 +14,8 @@ final class PrecisionScenario {
 
     static final long DELAY_MS = 1_000;
 
-    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, String cpu) {
+    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder dueToSent, LatencyRecorder sentToReceived,
+                String cpu) {
 
         boolean complete() {
             return arrived >= sent;
@@ -25,8 +26,9 @@ final class PrecisionScenario {
         }
 
         String describe() {
-            return String.format("%d msg/s: %s, early %d%s", rate, lateness.summary("ms"), lateness.countBelow(0),
-                    complete() ? "" : ", only " + arrived + " of " + sent + " arrived");
+            return String.format("%d msg/s: %s, early %d%s; due->sent %s; sent->received %s", rate, lateness.summary("ms"),
+                    lateness.countBelow(0), complete() ? "" : ", only " + arrived + " of " + sent + " arrived",
+                    dueToSent.summary("ms"), sentToReceived.summary("ms"));
         }
     }
 
@@ -81,7 +83,7 @@ final class PrecisionScenario {
             CpuMeter cpu = env.cpu();
             int sent = KafkaLoad.publishSteady(env.producer(), in, rate, stepMs, env.payload(), KafkaLoad.delayHeaders(DELAY_MS, target));
             arrivals.await(sent, DELAY_MS + 60_000);
-            Step step = new Step(rate, sent, arrivals.arrivals(), arrivals.lateness, cpu.stop());
+            Step step = new Step(rate, sent, arrivals.arrivals(), arrivals.lateness, arrivals.dueToSent, arrivals.sentToReceived, cpu.stop());
             System.out.println("precision " + step.describe() + ", " + step.cpu());
             return step;
         }
