@@ -1,0 +1,317 @@
+package io.github.redisdelaybridge.benchmark;
+
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
+import kafka.testkit.KafkaClusterTestKit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * What every scenario runs against: one Kafka (embedded broker, or a given one), one Redis (a dedicated
+ * redis-server, or a given one), a load producer, an admin client, and helpers to start bridge
+ * instances with their own key prefix and topics.
+ */
+final class BenchEnvironment implements AutoCloseable {
+
+    static final int PAYLOAD_BYTES = 100;
+
+    final BenchOptions options;
+    final String bootstrap;
+    final String redisUri;
+    final String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
+    private final KafkaClusterTestKit kafka;
+    private final RedisServerProcess redisProcess;
+    private final Admin admin;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final RedisClient redisClient;
+    private final StatefulRedisConnection<String, String> redisConnection;
+    private final byte[] payload = new byte[PAYLOAD_BYTES];
+    private final Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    BenchEnvironment(BenchOptions options) throws Exception {
+        this.options = options;
+        if (options.kafka() != null) {
+            this.kafka = null;
+            this.bootstrap = options.kafka();
+        } else {
+            this.kafka = EmbeddedKafka.start();
+            this.bootstrap = kafka.bootstrapServers();
+        }
+        if (options.redis() != null) {
+            this.redisProcess = null;
+            this.redisUri = options.redis();
+        } else {
+            new File("target").mkdirs();
+            this.redisProcess = RedisServerProcess.start(new File("target/benchmark-redis.log"));
+            this.redisUri = redisProcess.uri();
+        }
+        this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        this.producer = new KafkaProducer<>(p);
+        this.redisClient = RedisClient.create(redisUri);
+        this.redisConnection = redisClient.connect();
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) ('a' + i % 26);
+        }
+    }
+
+    KafkaProducer<byte[], byte[]> producer() {
+        return producer;
+    }
+
+    Admin admin() {
+        return admin;
+    }
+
+    /** A 100-byte payload (the same bytes every time: content does not matter here). */
+    byte[] payload() {
+        return payload;
+    }
+
+    RedisCommands<String, String> redis() {
+        return redisConnection.sync();
+    }
+
+    long redisPid() {
+        return redisProcess == null ? -1 : redisProcess.pid();
+    }
+
+    boolean dedicatedRedis() {
+        return redisProcess != null;
+    }
+
+    CpuMeter cpu() {
+        return CpuMeter.start(redisPid());
+    }
+
+    /** A topic name unique to this run. */
+    String topic(String scenario, String name) {
+        return "bench-" + runId + "-" + scenario + "." + name;
+    }
+
+    /** A key prefix unique to this run. */
+    String prefix(String scenario) {
+        return "bench-" + runId + "-" + scenario;
+    }
+
+    void createTopics(int partitions, String... topics) {
+        List<NewTopic> newTopics = new ArrayList<>();
+        for (String topic : topics) {
+            newTopics.add(new NewTopic(topic, partitions, (short) 1));
+        }
+        try {
+            admin.createTopics(newTopics).all().get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Records in a topic (sum of end offsets over its partitions). */
+    long recordsIn(String topic) {
+        try {
+            Integer partitions = partitionCounts.get(topic);
+            if (partitions == null) {
+                partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+                partitionCounts.put(topic, partitions);
+            }
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            long sum = 0;
+            for (ListOffsetsResult.ListOffsetsResultInfo info : admin.listOffsets(request).all().get().values()) {
+                sum += info.offset();
+            }
+            return sum;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Offsets a consumer group has committed on a topic, summed over partitions. */
+    long committed(String group, String topic) {
+        try {
+            long sum = 0;
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e
+                    : admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet()) {
+                if (e.getKey().topic().equals(topic) && e.getValue() != null) {
+                    sum += e.getValue().offset();
+                }
+            }
+            return sum;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** True when a consumer group is stable with {@code members} members that all have partitions. */
+    boolean groupStable(String group, int members) {
+        try {
+            var description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            return description.state() == org.apache.kafka.common.ConsumerGroupState.STABLE
+                    && description.members().size() == members
+                    && description.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+        } catch (InterruptedException | ExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Settings of one bridge instance for a scenario: own key prefix, inbound topic and consumer group. */
+    Map<String, String> bridgeSettings(String scenario, String inboundTopic) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("bridge.kafka.bootstrap-servers", bootstrap);
+        s.put("bridge.redis.uri", redisUri);
+        s.put("bridge.redis.key-prefix", prefix(scenario));
+        s.put("bridge.redis.slots", "1");
+        s.put("bridge.kafka.inbound-topics", inboundTopic);
+        s.put("bridge.kafka.group-id", prefix(scenario) + "-bridge");
+        s.put("bridge.dead-letter.kafka-topic", topic(scenario, "dlq"));
+        s.putAll(options.bridgeOverrides());
+        return s;
+    }
+
+    List<BridgeInstance> startBridges(Map<String, String> settings, int instances) {
+        List<BridgeInstance> bridges = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            Map<String, String> own = new LinkedHashMap<>(settings);
+            own.put("bridge.instance-id", "bench-" + i);
+            bridges.add(BridgeInstance.start(own));
+        }
+        return bridges;
+    }
+
+    static void stopBridges(List<BridgeInstance> bridges) {
+        for (BridgeInstance bridge : bridges) {
+            try {
+                bridge.close();
+            } catch (RuntimeException e) {
+                System.err.println("bridge did not stop cleanly: " + e);
+            }
+        }
+    }
+
+    /** Due-set slots of the bridges: 1 (the default) unless --set bridge.redis.slots=N. */
+    int slots() {
+        return Integer.parseInt(options.bridgeOverrides().getOrDefault("bridge.redis.slots", "1"));
+    }
+
+    /** The bridges' store, with their slot count. */
+    StoreHandle store(String prefix) {
+        return store(prefix, slots());
+    }
+
+    /** The bridge's own store (its Lua scripts, its key layout) on a connection of the benchmark's. */
+    StoreHandle store(String prefix, int slots) {
+        RedisConnection connection = new RedisConnection(redisUri, Duration.ofSeconds(30));
+        Keys keys = new Keys(prefix, slots);
+        return new StoreHandle(connection, new DelayStore(connection.async(), keys, 365L * 24 * 3600 * 1000, 24L * 3600 * 1000), keys);
+    }
+
+    record StoreHandle(RedisConnection connection, DelayStore store, Keys keys) implements AutoCloseable {
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+
+    /** Messages waiting in the due sets of a key prefix. */
+    long pending(Keys keys) {
+        long total = 0;
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            total += redis().zcard(keys.due(slot));
+        }
+        return total;
+    }
+
+    /** Deletes (UNLINK, so large keys go in the background) every key under a prefix. */
+    void deleteKeys(String prefix) {
+        List<String> found = new ArrayList<>();
+        ScanIterator<String> keys = ScanIterator.scan(redis(), ScanArgs.Builder.matches(prefix + ":*").limit(1000));
+        keys.forEachRemaining(found::add);
+        if (!found.isEmpty()) {
+            redis().unlink(found.toArray(String[]::new));
+        }
+    }
+
+    long usedMemory() {
+        return infoField("memory", "used_memory");
+    }
+
+    long infoField(String section, String field) {
+        for (String line : redis().info(section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).trim());
+            }
+        }
+        throw new IllegalStateException("INFO " + section + " has no " + field);
+    }
+
+    /** Polls until the condition holds; returns System.currentTimeMillis() of that moment, or -1 on timeout. */
+    static long awaitMillis(BooleanSupplier condition, long timeoutMs, long pollMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            if (condition.getAsBoolean()) {
+                return System.currentTimeMillis();
+            }
+            if (System.currentTimeMillis() > deadline) {
+                return -1;
+            }
+            Thread.sleep(pollMs);
+        }
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        admin.close();
+        redisConnection.close();
+        redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        if (kafka != null) {
+            try {
+                kafka.close();
+            } catch (Exception e) {
+                System.err.println("embedded Kafka did not stop cleanly: " + e);
+            }
+        }
+        if (redisProcess != null) {
+            redisProcess.close();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.github.redisdelaybridge.benchmark;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * CPU used during one measurement, as a share of one core: by this JVM (bridge, Kafka broker, load
+ * generator), by the benchmark's redis-server, and by everything else on the machine (other engineers'
+ * builds): the last tells how noisy a figure is.
+ */
+final class CpuMeter {
+
+    private static final double TICK_MS = 10.0; // USER_HZ = 100 on Linux
+
+    private final long redisPid;
+    private final long startNanos;
+    private final long startJvmNanos;
+    private final long startRedisTicks;
+    private final long[] startMachine;
+
+    private CpuMeter(long redisPid) {
+        this.redisPid = redisPid;
+        this.startNanos = System.nanoTime();
+        this.startJvmNanos = jvmCpuNanos();
+        this.startRedisTicks = processTicks(redisPid);
+        this.startMachine = machineTicks();
+    }
+
+    static CpuMeter start(long redisPid) {
+        return new CpuMeter(redisPid);
+    }
+
+    /** CPU used by processes other than this JVM and the benchmark's redis-server, in % of one core, over the window. */
+    static double othersPercent(long redisPid, long windowMs) throws InterruptedException {
+        CpuMeter meter = new CpuMeter(redisPid);
+        Thread.sleep(windowMs);
+        return meter.othersPercent();
+    }
+
+    private double othersPercent() {
+        double wallMs = (System.nanoTime() - startNanos) / 1e6;
+        double jvmMs = (jvmCpuNanos() - startJvmNanos) / 1e6;
+        double redisMs = redisPid > 0 ? (processTicks(redisPid) - startRedisTicks) * TICK_MS : 0;
+        double busyMs = (machineTicks()[0] - startMachine[0]) * TICK_MS;
+        return 100 * Math.max(0, busyMs - jvmMs - redisMs) / wallMs;
+    }
+
+    /** "cpu: jvm 150%, redis 60%, others 10% of 200%". */
+    String stop() {
+        double wallMs = (System.nanoTime() - startNanos) / 1e6;
+        double jvmMs = (jvmCpuNanos() - startJvmNanos) / 1e6;
+        double redisMs = redisPid > 0 ? (processTicks(redisPid) - startRedisTicks) * TICK_MS : -1;
+        long[] machine = machineTicks();
+        double busyMs = (machine[0] - startMachine[0]) * TICK_MS;
+        double others = Math.max(0, busyMs - jvmMs - Math.max(0, redisMs));
+        int cores = Runtime.getRuntime().availableProcessors();
+        return String.format("cpu: jvm %.0f%%, redis %s, others %.0f%% of %d00%%", 100 * jvmMs / wallMs,
+                redisMs < 0 ? "n/a" : String.format("%.0f%%", 100 * redisMs / wallMs), 100 * others / wallMs, cores);
+    }
+
+    private static long jvmCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    private static long processTicks(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** {busy, total} jiffies of the whole machine. */
+    private static long[] machineTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length; i++) {
+                total += Long.parseLong(f[i]);
+            }
+            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+            return new long[] {total - idle, total};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {0, 0};
+        }
+    }
+}

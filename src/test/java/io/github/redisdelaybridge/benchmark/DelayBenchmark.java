@@ -1,0 +1,333 @@
+package io.github.redisdelaybridge.benchmark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * bin/benchmark: runs the scenarios of issue 6 against one Kafka and one Redis (started here unless given)
+ * and prints one table (also written to target/benchmark-results.md). Every figure is measured in the same
+ * run as its references, so ratios compare like with like on this machine. Options: {@link BenchOptions}.
+ */
+public final class DelayBenchmark {
+
+    private final BenchOptions options;
+    private final ResultTable table = new ResultTable();
+    private double ceilingRate = -1;
+    private double drainRate = -1;
+
+    private DelayBenchmark(BenchOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Locale.setDefault(Locale.ROOT);
+        BenchOptions options = BenchOptions.parse(args);
+        int exit = new DelayBenchmark(options).run();
+        System.exit(exit);
+    }
+
+    private int run() throws Exception {
+        String loadAtStart = loadAverage();
+        long started = System.currentTimeMillis();
+        System.out.println("benchmark: scenarios " + options.scenarios() + ", scale " + options.scale() + ", load average " + loadAtStart);
+        int failures = 0;
+        String redisVersion;
+        try (BenchEnvironment env = new BenchEnvironment(options)) {
+            redisVersion = env.redis().info("server").lines().filter(l -> l.startsWith("redis_version:"))
+                    .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("?");
+            if (options.warmup()) {
+                warmup(env);
+            }
+            for (String scenario : options.scenarios()) {
+                waitQuiet(env);
+                System.out.println("\n=== " + scenario + " (" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ", load " + loadAverage() + ")");
+                try {
+                    switch (scenario) {
+                        case "ceiling" -> ceiling(env);
+                        case "ingest" -> ingest(env);
+                        case "drain" -> drain(env);
+                        case "phases" -> phases(env);
+                        case "precision" -> precision(env);
+                        case "peers" -> peers(env);
+                        case "pending" -> pending(env);
+                        case "herd" -> herd(env);
+                        case "scaleout" -> scaleOut(env);
+                        default -> throw new IllegalArgumentException(scenario);
+                    }
+                } catch (Exception | LinkageError | AssertionError e) {
+                    failures++;
+                    e.printStackTrace();
+                    String message = String.valueOf(e);
+                    table.add(scenario, "-", "FAILED: " + (message.length() > 200 ? message.substring(0, 200) + "..." : message), "error");
+                }
+            }
+        }
+        long minutes = Math.round((System.currentTimeMillis() - started) / 60_000.0);
+        String machine = machineLine(loadAtStart, loadAverage(), redisVersion);
+        String runLine = String.format("Run: `bin/benchmark %s` (scale %s, best of %d for ceiling/ingest/drain, %d min), %s.",
+                String.join(" ", options.quick() ? "--quick" : "", "--scenarios", String.join(",", options.scenarios())).trim(),
+                options.scale(), options.repeats(), minutes, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        String rendered = table.render(machine, runLine);
+        System.out.println("\n" + rendered);
+        table.write(Path.of(options.out()), rendered);
+        System.out.println("written to " + options.out());
+        return failures == 0 ? 0 : 1;
+    }
+
+    /** An untimed ingest and drain, so that the measured runs meet JIT-compiled code (the first runs are ~2x slower). */
+    private void warmup(BenchEnvironment env) throws Exception {
+        System.out.println("\n=== warm-up (untimed)");
+        int n = options.count(50_000, 20_000);
+        IngestScenario.measure(env, "warmup-ingest", n, 1);
+        DrainScenario.measure(env, "warmup-drain", n, 1);
+        if (options.scenarios().contains("ceiling")) {
+            PassThroughCeiling.measure(env, "warmup-ceiling", n);
+        }
+    }
+
+    private static String runs(List<Double> rates) {
+        if (rates.size() == 1) {
+            return "";
+        }
+        StringBuilder all = new StringBuilder("; runs ");
+        for (int i = 0; i < rates.size(); i++) {
+            all.append(i == 0 ? "" : ", ").append(String.format("%,.0f", rates.get(i)));
+        }
+        return all.toString();
+    }
+
+    private void ceiling(BenchEnvironment env) throws Exception {
+        int n = options.count(200_000, 5_000);
+        List<Double> rates = new ArrayList<>();
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            rates.add(PassThroughCeiling.measure(env, "ceiling-" + i, n));
+        }
+        ceilingRate = rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        table.add("ceiling: plain Camel Kafka-to-Kafka route", "reference",
+                String.format("%,.0f msg/s (%,d msgs%s)", ceilingRate, n, runs(rates)), "-");
+    }
+
+    private String vsCeiling(double rate) {
+        boolean absolute = rate >= 25_000;
+        if (ceilingRate <= 0) {
+            return ResultTable.verdict(absolute, "no ceiling measured in this run");
+        }
+        double ratio = rate / ceilingRate;
+        String detail = String.format("%.2fx ceiling", ratio);
+        if (!absolute) {
+            detail += String.format(", %.0f%% short of 25,000", 100 * (1 - rate / 25_000));
+        }
+        return ResultTable.verdict(absolute && ratio >= 0.5, detail);
+    }
+
+    private void ingest(BenchEnvironment env) throws Exception {
+        int n = options.count(200_000, 5_000);
+        IngestScenario.Result r = null;
+        List<Double> rates = new ArrayList<>();
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            IngestScenario.Result run = IngestScenario.measure(env, "ingest-" + i, n, 1);
+            rates.add(run.committedRate());
+            if (r == null || run.committedRate() > r.committedRate()) {
+                r = run;
+            }
+        }
+        table.add("1. ingest (1 instance, 60 s delay)", ">= 25,000 msg/s and >= 0.5x ceiling",
+                String.format("%,.0f msg/s to committed upstream (stored: %,.0f) (%,d msgs; %,.0f sync offset commits, %.1f ms each; %s%s)",
+                        r.committedRate(), r.storedRate(), n, r.commits(), r.commitLatencyMs(), r.cpu(), runs(rates)),
+                vsCeiling(r.committedRate()));
+    }
+
+    private void drain(BenchEnvironment env) throws Exception {
+        int n = options.count(200_000, 5_000);
+        DrainScenario.Result r = null;
+        List<Double> rates = new ArrayList<>();
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            DrainScenario.Result run = DrainScenario.measure(env, "drain-" + i, n, 1);
+            rates.add(run.rate());
+            if (r == null || run.rate() > r.rate()) {
+                r = run;
+            }
+        }
+        drainRate = r.rate();
+        table.add("1. drain (1 instance, all due in one second)", ">= 25,000 msg/s and >= 0.5x ceiling",
+                String.format("%,.0f msg/s (%,d msgs; %s%s)", r.rate(), n, r.cpu(), runs(rates)), vsCeiling(r.rate()));
+    }
+
+    private void phases(BenchEnvironment env) throws Exception {
+        int n = options.count(100_000, 5_000);
+        for (DrainPhaseProbe.Phases p : DrainPhaseProbe.measure(env, n)) {
+            table.add("1. drain cycle breakdown: " + p.variant() + ", batch " + p.batch(), "diagnostic",
+                    String.format("%,.0f msg/s; per cycle: claim %.1f, send %.1f, broker acks %.1f, acknowledge %.1f ms (%,d msgs)",
+                            p.rate(), p.claimMs(), p.sendMs(), p.brokerAckMs(), p.redisAckMs(), p.count()), "-");
+        }
+    }
+
+    private void precision(BenchEnvironment env) throws Exception {
+        int[] rates = options.quick() ? new int[] {5_000, 10_000} : new int[] {4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000, 25_000, 30_000};
+        long stepMs = options.quick() ? 6_000 : 20_000;
+        long warmupMs = options.quick() ? 2_000 : 3_000;
+        PrecisionScenario.Result r = PrecisionScenario.measure(env, 2_000, rates, stepMs, warmupMs);
+        PrecisionScenario.Step s = r.target();
+        List<String> missed = new ArrayList<>();
+        LatencyRecorder l = s.lateness();
+        if (!s.complete()) {
+            missed.add("only " + s.arrived() + " of " + s.sent() + " arrived");
+        }
+        if (l.percentile(50) > 5) {
+            missed.add("p50 " + l.percentile(50) + " > 5");
+        }
+        if (l.percentile(99) > 25) {
+            missed.add("p99 " + l.percentile(99) + " > 25");
+        }
+        if (l.max() > 250) {
+            missed.add("max " + l.max() + " > 250");
+        }
+        if (l.countBelow(0) > 0) {
+            missed.add(l.countBelow(0) + " early");
+        }
+        table.add("2. precision at 2,000 msg/s (1 s delay, " + stepMs / 1000 + " s)", "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
+                String.format("%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d (%s)",
+                        l.summary("ms"), l.countBelow(0), s.dueToSent().percentile(50), s.dueToSent().percentile(99),
+                        s.sentToReceived().percentile(50), s.sentToReceived().percentile(99), s.cpu()),
+                ResultTable.verdict(missed.isEmpty(), String.join(", ", missed)));
+        StringBuilder steps = new StringBuilder();
+        for (PrecisionScenario.Step step : r.search()) {
+            steps.append(String.format("%s%,d/s: p99 %d ms%s", steps.length() == 0 ? "" : "; ", step.rate(),
+                    step.lateness().percentile(99), step.complete() ? "" : " (incomplete)"));
+        }
+        table.add("2. highest steady rate with p99 <= 25 ms", "report",
+                String.format("%,d msg/s (steps: %s)", r.highestRateWithinP99(), steps), "-");
+    }
+
+    private void peers(BenchEnvironment env) throws Exception {
+        int n = options.count(50_000, 5_000);
+        long delay = 2_000;
+        JobResult redisson = RedissonReference.run(env, n, delay);
+        JobResult naive = NaivePollingReference.run(env, n, delay);
+        JobResult bridge = BridgeJob.run(env, n, delay);
+        String job = String.format(" (%,d msgs, %d s delay)", n, delay / 1000);
+        table.add("3. peer: " + redisson.system() + job, "reference", redisson.describe() + " (" + redisson.cpu() + ")", "-");
+        table.add("3. seeds' naive design: " + naive.system() + job, "reference", naive.describe() + " (" + naive.cpu() + ")",
+                String.format("bridge %.1fx its rate", bridge.rate() / naive.rate()));
+        double ratio = bridge.rate() / redisson.rate();
+        boolean lowerP99 = bridge.lateness().percentile(99) < redisson.lateness().percentile(99);
+        String detail = String.format("%.1fx Redisson's rate; p99 %d vs %d ms", ratio, bridge.lateness().percentile(99),
+                redisson.lateness().percentile(99));
+        if (ratio < 5) {
+            detail += String.format("; %.0f%% short of 5x", 100 * (1 - ratio / 5));
+        }
+        table.add("3. bridge on the same job" + job, ">= 5x Redisson's rate, lower p99 lateness",
+                bridge.describe() + " (" + bridge.cpu() + ")", ResultTable.verdict(ratio >= 5 && lowerP99, detail));
+    }
+
+    private void pending(BenchEnvironment env) throws Exception {
+        int small = 10_000;
+        int large = options.count(1_000_000, 100_000);
+        int samples = options.quick() ? 60 : 200;
+        PendingScaleScenario.Result r = PendingScaleScenario.measure(env, small, large, samples);
+        double ratio50 = r.claimLargeMicros().percentile(50) / (double) r.claimSmallMicros().percentile(50);
+        double ratio99 = r.claimLargeMicros().percentile(99) / (double) r.claimSmallMicros().percentile(99);
+        table.add(String.format("4. claim latency, batch of %d, %,d vs %,d pending", PendingScaleScenario.CLAIM_BATCH, large, small),
+                "at 1M <= 2x at 10k",
+                String.format("%,d pending: %s; %,d pending: %s", small, r.claimSmallMicros().summary("us"), large,
+                        r.claimLargeMicros().summary("us")),
+                ResultTable.verdict(ratio50 <= 2 && ratio99 <= 2, String.format("p50 %.2fx, p99 %.2fx", ratio50, ratio99)));
+        double over = r.bytesPerMessageLarge() - 300;
+        table.add("4. Redis memory per pending message (100-byte payload)", "<= 300 bytes (plain ZSET+HASH ~266)",
+                String.format("%.0f bytes at %,d pending (%.0f at %,d); plain ZSET+HASH, same ids: %.0f bytes with the 100-byte body "
+                                + "as value, %.0f with the bridge's %d-byte envelope as value",
+                        r.bytesPerMessageLarge(), large, r.bytesPerMessageSmall(), small, r.plainBytesPerMessage(),
+                        r.plainWithEnvelopeBytesPerMessage(), r.envelopeBytes()),
+                ResultTable.verdict(over <= 0, over <= 0 ? String.format("%.2fx plain layout", r.bytesPerMessageLarge() / r.plainBytesPerMessage())
+                        : String.format("%.0f bytes over, %.2fx plain layout", over, r.bytesPerMessageLarge() / r.plainBytesPerMessage())));
+        if (!env.dedicatedRedis()) {
+            table.note("memory was measured on a shared Redis (--redis): other clients' writes during the run distort it");
+        }
+    }
+
+    private void herd(BenchEnvironment env) throws Exception {
+        int n = options.count(100_000, 5_000);
+        ThunderingHerdScenario.Result r = ThunderingHerdScenario.measure(env, n);
+        String vsDrain = drainRate > 0 ? String.format("%.2fx the drain scenario's rate", r.drainRate() / drainRate) : "no drain run";
+        table.add(String.format("5. herd: %,d due in one millisecond, drain rate", n), "full drain throughput",
+                String.format("%,.0f msg/s (%s)", r.drainRate(), r.cpu()),
+                drainRate > 0 ? ResultTable.verdict(r.drainRate() >= 0.9 * drainRate, vsDrain) : vsDrain);
+        table.add("5. herd: commands slower than 10 ms (SLOWLOG)", "none",
+                String.format("%d (slowest %.1f ms: %s); longest PING stall %.1f ms", r.slowCommands(), r.slowestMicros() / 1000.0,
+                        r.slowest(), r.longestPingMicros() / 1000.0),
+                ResultTable.verdict(r.slowCommands() == 0, ""));
+        table.add("5. herd: BUSY replies", "none", Long.toString(r.busyReplies()), ResultTable.verdict(r.busyReplies() == 0, ""));
+        LatencyRecorder probes = r.probeLateness();
+        boolean probesOk = r.probesArrived() >= ThunderingHerdScenario.PROBES && probes.max() <= 1_000 && probes.countBelow(0) == 0;
+        table.add("5. herd: " + ThunderingHerdScenario.PROBES + " probes due 1 s after the herd", "late by <= 1 s",
+                probes.summary("ms") + (r.probesArrived() < ThunderingHerdScenario.PROBES ? ", only " + r.probesArrived() + " arrived" : ""),
+                ResultTable.verdict(probesOk, ""));
+    }
+
+    private void scaleOut(BenchEnvironment env) throws Exception {
+        int n = options.count(200_000, 5_000);
+        StringBuilder ingest = new StringBuilder();
+        StringBuilder drain = new StringBuilder();
+        for (int instances = 1; instances <= 3; instances++) {
+            IngestScenario.Result i = IngestScenario.measure(env, "scale-ingest-" + instances, n, instances);
+            DrainScenario.Result d = DrainScenario.measure(env, "scale-drain-" + instances, n, instances);
+            ingest.append(String.format("%s%d: %,.0f", instances == 1 ? "" : "; ", instances, i.committedRate()));
+            drain.append(String.format("%s%d: %,.0f", instances == 1 ? "" : "; ", instances, d.rate()));
+        }
+        table.add("scale-out: ingest, 1/2/3 instances, one Redis", "report", ingest + " msg/s (" + String.format("%,d", n) + " msgs)", "-");
+        table.add("scale-out: drain, 1/2/3 instances, one Redis", "report", drain + " msg/s (" + String.format("%,d", n) + " msgs)", "-");
+        table.add("scale-out on a 3-master Redis Cluster", "report", "not run", "skipped: the bridge does not support Redis Cluster yet");
+    }
+
+    private void waitQuiet(BenchEnvironment env) throws InterruptedException {
+        if (options.waitQuietSeconds() <= 0) {
+            return;
+        }
+        long deadline = System.currentTimeMillis() + options.waitQuietSeconds() * 1000L;
+        double others;
+        do {
+            others = CpuMeter.othersPercent(env.redisPid(), 3_000);
+            System.out.printf("other processes use %.0f%% of a core%n", others);
+        } while (others > 25 && System.currentTimeMillis() < deadline);
+    }
+
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    private static String machineLine(String loadAtStart, String loadAtEnd, String redisVersion) {
+        String cpu = "?";
+        String memory = "?";
+        try {
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("?");
+            memory = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal:"))
+                    .map(l -> String.format("%.1f GiB", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)).findFirst().orElse("?");
+        } catch (Exception ignored) {
+            // not Linux
+        }
+        return String.format("Machine: %d cores (nproc), %s, %s; load average %s at start, %s at end; Java %s (%s); Redis %s; "
+                        + "Kafka %s; broker, Redis, bridge and load generator on this one machine",
+                Runtime.getRuntime().availableProcessors(), memory, cpu, loadAtStart, loadAtEnd, System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), redisVersion, org.apache.kafka.common.utils.AppInfoParser.getVersion());
+    }
+}

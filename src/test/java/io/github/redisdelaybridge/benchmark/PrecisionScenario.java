@@ -1,0 +1,91 @@
+package io.github.redisdelaybridge.benchmark;
+
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Precision: messages published at a steady rate with a 1 s delay, so that they also fall due at that
+ * rate; lateness = arrival on the target (consumer receive time) minus x-delay-due-at. The first seconds
+ * of each step are a warm-up and not recorded. Then steps up the rate to find the highest one at which
+ * p99 stays within 25 ms (and every message arrives).
+ */
+final class PrecisionScenario {
+
+    static final long DELAY_MS = 1_000;
+
+    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder dueToSent, LatencyRecorder sentToReceived,
+                String cpu) {
+
+        boolean complete() {
+            return arrived >= sent;
+        }
+
+        boolean p99Within(long ms) {
+            return complete() && lateness.count() > 0 && lateness.percentile(99) <= ms;
+        }
+
+        String describe() {
+            return String.format("%d msg/s: %s, early %d%s; due->sent %s; sent->received %s", rate, lateness.summary("ms"),
+                    lateness.countBelow(0), complete() ? "" : ", only " + arrived + " of " + sent + " arrived",
+                    dueToSent.summary("ms"), sentToReceived.summary("ms"));
+        }
+    }
+
+    record Result(Step target, List<Step> search, int highestRateWithinP99) {
+    }
+
+    private PrecisionScenario() {
+    }
+
+    static Result measure(BenchEnvironment env, int targetRate, int[] searchRates, long stepMs, long warmupMs) throws Exception {
+        String name = "precision";
+        String in = env.topic(name, "inbound");
+        env.createTopics(6, in);
+        List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
+        try {
+            Step target = step(env, name, in, targetRate, stepMs, warmupMs);
+            List<Step> search = new ArrayList<>();
+            int highest = target.p99Within(25) ? targetRate : 0;
+            int lastFailed = 0;
+            for (int rate : searchRates) {
+                if (rate <= targetRate) {
+                    continue;
+                }
+                Step step = step(env, name, in, rate, stepMs, warmupMs);
+                search.add(step);
+                if (!step.p99Within(25)) {
+                    lastFailed = rate;
+                    break;
+                }
+                highest = rate;
+            }
+            if (lastFailed > 0 && highest > 0 && lastFailed - highest > 2_000) {
+                int middle = (highest + lastFailed) / 2 / 500 * 500;
+                Step step = step(env, name, in, middle, stepMs, warmupMs);
+                search.add(step);
+                if (step.p99Within(25)) {
+                    highest = middle;
+                }
+            }
+            return new Result(target, search, highest);
+        } finally {
+            BenchEnvironment.stopBridges(bridges);
+            env.deleteKeys(env.prefix(name));
+        }
+    }
+
+    private static Step step(BenchEnvironment env, String name, String in, int rate, long stepMs, long warmupMs) throws Exception {
+        String target = env.topic(name, "target-" + rate);
+        env.createTopics(1, target);
+        long recordFrom = System.currentTimeMillis() + warmupMs + DELAY_MS;
+        try (ArrivalRecorder arrivals = new ArrivalRecorder(env.bootstrap, target, 1, dueAt -> dueAt >= recordFrom)) {
+            CpuMeter cpu = env.cpu();
+            int sent = KafkaLoad.publishSteady(env.producer(), in, rate, stepMs, env.payload(), KafkaLoad.delayHeaders(DELAY_MS, target));
+            arrivals.await(sent, DELAY_MS + 60_000);
+            Step step = new Step(rate, sent, arrivals.arrivals(), arrivals.lateness, arrivals.dueToSent, arrivals.sentToReceived, cpu.stop());
+            System.out.println("precision " + step.describe() + ", " + step.cpu());
+            return step;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.github.redisdelaybridge.benchmark;
+
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.ScheduleResult;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Puts messages straight into Redis through the bridge's own {@link DelayStore} (its schedule script,
+ * its envelope, its key layout), bypassing Kafka: for scenarios that need many messages already pending.
+ * Each message looks like one the bridge took from Kafka: id {@code <topic>-<partition>-<offset>}, a
+ * Kafka target, an origin, no key or headers, a 100-byte body.
+ */
+final class StoreLoader {
+
+    static final long FAR_FUTURE_MS = 3_600_000;
+
+    /** Benchmark-side re-timing: sets every member of a due set to {@code ARGV[1]}, those starting with ARGV[2] to ARGV[3]. */
+    private static final String RETIME = """
+            local m = redis.call('ZRANGE', KEYS[1], 0, -1)
+            for i = 1, #m do
+              if ARGV[2] ~= '' and string.sub(m[i], 1, #ARGV[2]) == ARGV[2] then
+                redis.call('ZADD', KEYS[1], ARGV[3], m[i])
+              else
+                redis.call('ZADD', KEYS[1], ARGV[1], m[i])
+              end
+            end
+            return #m
+            """;
+
+    private StoreLoader() {
+    }
+
+    static Envelope envelope(String messageId, String targetTopic, byte[] body) {
+        return new Envelope(messageId, "kafka:" + targetTopic, "kafka:" + messageId.replace('-', '/'), null, List.of(), Map.of(), body);
+    }
+
+    /**
+     * Stores ids {@code idPrefix + i} for i in [from, from + count), each due as {@code due} says, in
+     * pipelined chunks of 2,000. Fails if any is not stored.
+     */
+    static void load(DelayStore store, String idPrefix, int from, int count, DueTime due, String targetTopic, byte[] body)
+            throws Exception {
+        Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
+        int chunk = 2_000;
+        for (int start = from; start < from + count; start += chunk) {
+            List<ScheduleRequest> requests = new ArrayList<>(chunk);
+            for (int i = start; i < Math.min(from + count, start + chunk); i++) {
+                String id = idPrefix + i;
+                requests.add(new ScheduleRequest(id, due, envelope(id, targetTopic, body)));
+            }
+            inFlight.add(store.schedule(requests));
+            if (inFlight.size() >= 8) {
+                check(inFlight.poll());
+            }
+        }
+        while (!inFlight.isEmpty()) {
+            check(inFlight.poll());
+        }
+    }
+
+    private static void check(CompletableFuture<List<ScheduleResult>> call) throws Exception {
+        for (ScheduleResult result : call.get(60, TimeUnit.SECONDS)) {
+            if (result.outcome() != ScheduleResult.Outcome.SCHEDULED) {
+                throw new IllegalStateException("a benchmark message was not stored: " + result.outcome());
+            }
+        }
+    }
+
+    /**
+     * Moves every pending message of a key prefix to {@code dueAt} (and those whose id starts with
+     * {@code probePrefix} to {@code probeDueAt}), in one script per slot.
+     */
+    static long retime(RedisCommands<String, String> redis, Keys keys, long dueAt, String probePrefix, long probeDueAt) {
+        long total = 0;
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            Long moved = redis.eval(RETIME, ScriptOutputType.INTEGER, new String[] {keys.due(slot)},
+                    Long.toString(dueAt), probePrefix == null ? "" : probePrefix, Long.toString(probeDueAt));
+            total += moved;
+        }
+        return total;
+    }
+}
