@@ -45,8 +45,8 @@ public final class BridgeBeans implements CamelConfiguration {
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         RedisConnection redis = new RedisConnection(settings.redisUri(), Duration.ofMillis(settings.redisTimeoutMs()));
-        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
-                settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
+        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(settings.maxDelayMs(),
+                settings.dedupeWindowMs(), settings.cancelWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
         KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
         DeadLetters deadLetters = new DeadLetters(new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic()), store);

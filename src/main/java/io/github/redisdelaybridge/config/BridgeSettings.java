@@ -28,10 +28,12 @@ public record BridgeSettings(
         long maxPayloadBytes,
         List<String> allowedTargets,
         long dedupeWindowMs,
+        long cancelWindowMs,
         long deadLetterMaxCount,
         long deadLetterMaxAgeMs,
         DispatchSettings dispatch,
-        RetryPolicy retry) {
+        RetryPolicy retry,
+        String adminToken) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -52,6 +54,7 @@ public record BridgeSettings(
                 r.longValue("bridge.payload.max-bytes"),
                 r.list("bridge.targets.allowed"),
                 r.longValue("bridge.dedupe.window-ms"),
+                r.longValue("bridge.cancel.window-ms"),
                 r.longValue("bridge.dead-letter.keep-max-count"),
                 r.longValue("bridge.dead-letter.keep-max-age-ms"),
                 new DispatchSettings(
@@ -65,7 +68,8 @@ public record BridgeSettings(
                         r.longValue("bridge.retry.base-ms"),
                         r.doubleValue("bridge.retry.factor"),
                         r.longValue("bridge.retry.max-ms"),
-                        r.intValue("bridge.retry.max-attempts")));
+                        r.intValue("bridge.retry.max-attempts")),
+                r.optional("bridge.admin.token"));
     }
 
     private static String generatedInstanceId() {

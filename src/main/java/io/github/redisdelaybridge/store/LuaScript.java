@@ -6,18 +6,26 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One Lua script from {@code src/main/resources/lua/<name>.lua}, run by its SHA1 (EVALSHA) so the
  * source crosses the wire only once per Redis server: on NOSCRIPT (a fresh or restarted server, or a
  * cluster node that has not seen it yet) it falls back to EVAL, which also caches it there.
+ *
+ * <p>A line {@code -- @include lib/<fragment>} is replaced by {@code lua/lib/<fragment>.lua}, so a
+ * fragment that several scripts need is written once (Redis runs one self-contained source).
  */
 public final class LuaScript {
+
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^-- @include (lib/[A-Za-z]+)$");
 
     private final String name;
     private final byte[] source;
@@ -30,12 +38,20 @@ public final class LuaScript {
     }
 
     public static LuaScript load(String name) {
+        return new LuaScript(name, withIncludes(read(name)).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String withIncludes(String source) {
+        return INCLUDE.matcher(source).replaceAll(line -> Matcher.quoteReplacement(read(line.group(1))));
+    }
+
+    private static String read(String name) {
         String resource = "/lua/" + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing Lua script " + resource);
             }
-            return new LuaScript(name, in.readAllBytes());
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

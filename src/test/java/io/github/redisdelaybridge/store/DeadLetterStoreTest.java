@@ -96,7 +96,7 @@ class DeadLetterStoreTest {
     }
 
     private DelayStore store(long maxCount, long maxAgeMs) {
-        return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, maxCount, maxAgeMs));
+        return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, maxCount, maxAgeMs));
     }
 
     private static DeadLetter deadLetter(String id) {
