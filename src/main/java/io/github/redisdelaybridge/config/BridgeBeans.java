@@ -10,6 +10,7 @@ import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.Publishers;
@@ -18,6 +19,9 @@ import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -25,6 +29,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.service.ServiceSupport;
@@ -60,10 +65,11 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.instanceId(), stopping);
 
         Registry registry = context.getRegistry();
+        BridgeMetrics metrics = new BridgeMetrics(meterRegistry(registry));
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
         registry.bind("delayRequestValidator", new DelayRequestValidator(new DueTimeParser(settings.maxDelayMs()), targetPolicy,
                 settings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping));
+        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, metrics, stopping));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs()));
@@ -82,5 +88,18 @@ public final class BridgeBeans implements CamelConfiguration {
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {} (prefix {}, {} slot(s)), dead letters to kafka:{}",
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
                 settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+    }
+
+    /**
+     * The registry /observe/metrics publishes: Camel's Prometheus support takes the one bound under this
+     * name, or binds one itself; whichever of us runs first creates it.
+     */
+    private static MeterRegistry meterRegistry(Registry registry) {
+        MeterRegistry meters = registry.lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        if (meters == null) {
+            meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            registry.bind(MicrometerConstants.METRICS_REGISTRY_NAME, meters);
+        }
+        return meters;
     }
 }
