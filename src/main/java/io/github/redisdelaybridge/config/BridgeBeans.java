@@ -1,5 +1,11 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.admin.AdminAuthorizer;
+import io.github.redisdelaybridge.admin.ApiResponses;
+import io.github.redisdelaybridge.admin.DeadLetterCommands;
+import io.github.redisdelaybridge.admin.DeadLetterQueries;
+import io.github.redisdelaybridge.admin.MessageCommands;
+import io.github.redisdelaybridge.admin.MessageQueries;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
@@ -66,14 +72,24 @@ public final class BridgeBeans implements CamelConfiguration {
 
         Registry registry = context.getRegistry();
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(registry));
+        DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
+        DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
+                settings.maxPayloadBytes());
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
-        registry.bind("delayRequestValidator", new DelayRequestValidator(new DueTimeParser(settings.maxDelayMs()), targetPolicy,
-                settings.defaultTargets(), settings.maxPayloadBytes()));
+        registry.bind("delayRequestValidator", validator);
         registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, metrics, stopping));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs()));
         registry.bind("delayStore", store);
+
+        long redisTimeoutMs = settings.redisTimeoutMs();
+        registry.bind("adminAuthorizer", new AdminAuthorizer(settings.adminToken()));
+        registry.bind("apiResponses", new ApiResponses());
+        registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
+        registry.bind("messageCommands", new MessageCommands(store, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
+        registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
+        registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
@@ -88,6 +104,8 @@ public final class BridgeBeans implements CamelConfiguration {
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {} (prefix {}, {} slot(s)), dead letters to kafka:{}",
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
                 settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+        LOG.info("admin API on /api: {}", settings.adminToken().isEmpty()
+                ? "loopback clients only (bridge.admin.token is not set)" : "bearer token required");
     }
 
     /**
