@@ -95,6 +95,19 @@ final class ApiRequests {
         }
     }
 
+    /**
+     * The request body as text. A form content type (curl's default for {@code -d}) is refused: the HTTP
+     * server would already have parsed the JSON as form fields, mangling it.
+     */
+    static String body(Exchange exchange) {
+        String contentType = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
+        if (contentType != null && (contentType.startsWith("application/x-www-form-urlencoded") || contentType.startsWith("multipart/"))) {
+            throw ApiException.badRequest("send the JSON body with Content-Type: application/json (curl: -H 'Content-Type: application/json'),"
+                    + " not " + abbreviate(contentType));
+        }
+        return exchange.getMessage().getBody(String.class);
+    }
+
     /** The request body as a JSON object with only {@code allowed} fields; an empty body is an empty object. */
     static JsonNode jsonObject(String body, Set<String> allowed, String example) {
         if (body == null || body.isBlank()) {

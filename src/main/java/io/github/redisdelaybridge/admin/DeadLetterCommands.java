@@ -45,7 +45,7 @@ public final class DeadLetterCommands {
     /** Camel bean method: {@code POST /api/dead-letters/{id}/replay} with an optional {@code {"target": ..., "delayMs" | "deliverAt": ...}}. */
     public ApiResponse replay(Exchange exchange) {
         String id = MessageQueries.messageId(exchange);
-        JsonNode body = ApiRequests.jsonObject(exchange.getMessage().getBody(String.class),
+        JsonNode body = ApiRequests.jsonObject(ApiRequests.body(exchange),
                 Set.of("target", ApiRequests.DELAY_MS, ApiRequests.DELIVER_AT), REPLAY_EXAMPLE);
         DeadLetterReplay.Replayed replayed = replay.replay(id, ApiRequests.text(body, "target"), ApiRequests.dueTime(body, dueTimeParser, false));
         LOG.info("replayed dead letter {} (HTTP): due at {} for {}", id, replayed.dueAt(), replayed.target());
@@ -58,7 +58,7 @@ public final class DeadLetterCommands {
      * replays up to {@code limit} dead letters of that reason, oldest first; one that cannot be replayed is reported and skipped.
      */
     public ApiResponse replayByReason(Exchange exchange) {
-        JsonNode body = ApiRequests.jsonObject(exchange.getMessage().getBody(String.class),
+        JsonNode body = ApiRequests.jsonObject(ApiRequests.body(exchange),
                 Set.of("reason", "target", "limit", ApiRequests.DELAY_MS, ApiRequests.DELIVER_AT), BULK_EXAMPLE);
         String reason = DeadLetterQueries.reason(ApiRequests.text(body, "reason"));
         if (reason == null) {

@@ -71,7 +71,7 @@ public final class MessageCommands {
     /** Camel bean method: {@code PUT /api/messages/{id}/due} with {@code {"delayMs": n}} or {@code {"deliverAt": "..."}}. */
     public ApiResponse changeDueTime(Exchange exchange) {
         String id = MessageQueries.messageId(exchange);
-        JsonNode body = ApiRequests.jsonObject(exchange.getMessage().getBody(String.class),
+        JsonNode body = ApiRequests.jsonObject(ApiRequests.body(exchange),
                 Set.of(ApiRequests.DELAY_MS, ApiRequests.DELIVER_AT), DUE_EXAMPLE);
         DueTime dueTime = ApiRequests.dueTime(body, dueTimeParser, true);
         DueTimeChange change = StoreAnswers.await(store.changeDueTime(id, dueTime), redisTimeoutMs);

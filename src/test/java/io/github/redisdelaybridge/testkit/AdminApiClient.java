@@ -55,10 +55,15 @@ public final class AdminApiClient {
     }
 
     public Response send(String method, String path, String json) {
+        return send(method, path, json, "application/json");
+    }
+
+    /** With another Content-Type, e.g. curl's default for {@code -d}, application/x-www-form-urlencoded. */
+    public Response send(String method, String path, String json, String contentType) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUri + path)).timeout(Duration.ofSeconds(30))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
-            request.header("Content-Type", "application/json");
+            request.header("Content-Type", contentType);
         }
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
