@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
 import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.inbound.DelayHeaders;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.InboundMessage;
@@ -59,6 +60,10 @@ final class DeadLetterReplay {
             deadLetter = DeadLetterCodec.decode(facts.deadRecord());
         } catch (RuntimeException unreadable) {
             throw ApiException.conflict("dead letter " + quoted + " cannot be read (" + unreadable.getMessage() + "); it can only be deleted");
+        }
+        if (deadLetter.reason() == DeadLetterReason.CORRUPT_ENVELOPE) {
+            throw ApiException.conflict("dead letter " + quoted + " is a stored record this bridge could not read (corrupt-envelope);"
+                    + " its body is that record, not a message, so it cannot be replayed; inspect it with ?body=true, then delete it");
         }
         if (lastText(deadLetter.headers(), DelayHeaders.CONTROL).isPresent()) {
             throw ApiException.conflict("dead letter " + quoted + " is a control message (x-control); control messages are never"

@@ -3,6 +3,9 @@ package io.github.redisdelaybridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.redisdelaybridge.deadletter.DeadLetter;
+import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.store.Envelope;
 import io.github.redisdelaybridge.store.EnvelopeCodec;
 import io.github.redisdelaybridge.store.Keys;
@@ -388,6 +391,26 @@ class AdminApiTest {
         assertThat(api.post("/api/dead-letters/dead-3/replay", "{\"target\": \"kafka:" + OTHER_TARGET + "\"}").status()).isEqualTo(200);
 
         assertThat(awaitDelivery("dead-3").record().topic()).isEqualTo(OTHER_TARGET);
+    }
+
+    @Test
+    void aCorruptRecordCannotBeReplayed() {
+        DeadLetter corrupt = new DeadLetter("corrupt-1", DeadLetterReason.CORRUPT_ENVELOPE, "stored record cannot be read", "redis", "", 0,
+                null, List.of(), Map.of(), new byte[] {(byte) 0xFF, 1});
+        RedisClient client = RedisClient.create(LocalRedis.URI);
+        try (StatefulRedisConnection<byte[], byte[]> redis = client.connect(ByteArrayCodec.INSTANCE)) {
+            Keys keys = new Keys(PREFIX, 1);
+            redis.sync().hset(bytes(keys.deadLetters(0)), bytes("corrupt-1"), DeadLetterCodec.encode(corrupt));
+            redis.sync().zadd(bytes(keys.deadLetterIndex(0)), System.currentTimeMillis(), bytes("corrupt-1"));
+        } finally {
+            client.shutdown();
+        }
+
+        Response replay = api.post("/api/dead-letters/corrupt-1/replay", "{\"target\": \"kafka:" + TARGET + "\"}");
+
+        assertThat(replay.status()).isEqualTo(409);
+        assertThat(replay.error()).contains("corrupt-envelope");
+        assertThat(api.get("/api/dead-letters/corrupt-1?body=true").json().get("bodyBase64").asText()).isEqualTo("/wE=");
     }
 
     @Test
