@@ -17,7 +17,7 @@
 
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
---- @include redisNow
+-- @include lib/redisNow
 local window = tonumber(ARGV[1])
 local acknowledged = 0
 for i = 2, #ARGV, 2 do

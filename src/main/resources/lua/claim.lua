@@ -21,7 +21,7 @@
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
 ]]
---- @include redisNow
+-- @include lib/redisNow
 local leaseUntil = now + tonumber(ARGV[2])
 local token = ARGV[3]
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))

@@ -23,8 +23,8 @@
 ]]
 local id, token = ARGV[1], ARGV[2]
 if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
---- @include redisNow
---- @include trimDeadLetters
+-- @include lib/redisNow
+-- @include lib/trimDeadLetters
 redis.call('ZREM', KEYS[1], id)
 redis.call('HDEL', KEYS[2], id)
 redis.call('HDEL', KEYS[3], id)

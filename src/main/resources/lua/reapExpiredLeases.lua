@@ -15,7 +15,7 @@
 
   Returns: the number of messages returned to the due set
 ]]
---- @include redisNow
+-- @include lib/redisNow
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[1], id)

@@ -19,7 +19,7 @@
 ]]
 local id, token = ARGV[1], ARGV[2]
 if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
---- @include redisNow
+-- @include lib/redisNow
 redis.call('ZREM', KEYS[1], id)
 redis.call('HDEL', KEYS[3], id)
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), id)

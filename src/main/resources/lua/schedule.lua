@@ -4,34 +4,43 @@
   Why it is safe: the due time is computed here from Redis's own clock (TIME), so bridge
   hosts with skewed clocks agree; a message whose id is already pending, in flight, or
   delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
-  redelivery of the same message is harmless).
+  redelivery of the same message is harmless); a message whose id was cancelled within the
+  cancel window is not stored at all, so a cancel wins even when it arrived first.
 
   KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message id, value = envelope bytes
   KEYS[3] delivered set  ZSET  member = message id, score = delivery time (dedupe window)
+  KEYS[4] cancelled set  ZSET  member = message id, score = cancel time (cancel window)
 
   ARGV[1] maximum delay in ms (a due time further than this from now is refused)
   ARGV[2] dedupe window in ms (a delivered record older than this no longer blocks the id; the
           acknowledge script trims such records only lazily, so they may still be in the set)
-  ARGV[3..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
+  ARGV[3] cancel window in ms (a cancel record older than this no longer blocks the id; the
+          cancel script trims such records only lazily)
+  ARGV[4..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
 
   Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
     -1 already pending or in flight (not stored again)
     -2 delivered within the dedupe window (not stored again)
     -3 due time beyond the maximum delay (not stored)
+    -4 cancelled within the cancel window (not stored: the cancel wins)
   followed by one last element: Redis's current time (epoch ms).
 ]]
---- @include redisNow
+-- @include lib/redisNow
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local cancelWindow = tonumber(ARGV[3])
 local results = {}
-for i = 3, #ARGV, 4 do
+for i = 4, #ARGV, 4 do
   local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
   local due
   if mode == 'delay' then due = now + value else due = value end
   local deliveredAt = redis.call('ZSCORE', KEYS[3], id)
+  local cancelledAt = redis.call('ZSCORE', KEYS[4], id)
   if redis.call('HEXISTS', KEYS[2], id) == 1 then
     results[#results + 1] = -1
+  elseif cancelledAt and tonumber(cancelledAt) > now - cancelWindow then
+    results[#results + 1] = -4
   elseif deliveredAt and tonumber(deliveredAt) > now - window then
     results[#results + 1] = -2
   elseif due - now > maxDelay then

@@ -14,8 +14,8 @@
 
   Returns: the number of records stored
 ]]
---- @include redisNow
---- @include trimDeadLetters
+-- @include lib/redisNow
+-- @include lib/trimDeadLetters
 local stored = 0
 for i = 3, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])

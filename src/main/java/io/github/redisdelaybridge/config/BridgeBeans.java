@@ -1,5 +1,11 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.admin.AdminAuthorizer;
+import io.github.redisdelaybridge.admin.ApiResponses;
+import io.github.redisdelaybridge.admin.DeadLetterCommands;
+import io.github.redisdelaybridge.admin.DeadLetterQueries;
+import io.github.redisdelaybridge.admin.MessageCommands;
+import io.github.redisdelaybridge.admin.MessageQueries;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
@@ -77,8 +83,9 @@ public final class BridgeBeans implements CamelConfiguration {
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
         RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
                 Duration.ofMillis(settings.redisTimeoutMs()));
-        DelayStore store = new DelayStore(redis.scripting(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
-                settings.maxDelayMs(), settings.dedupeWindowMs(), settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs()));
+        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
+                settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(), settings.deadLetterMaxCount(),
+                settings.deadLetterMaxAgeMs()));
         KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
@@ -106,14 +113,23 @@ public final class BridgeBeans implements CamelConfiguration {
 
         Registry registry = context.getRegistry();
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
-        registry.bind("delayRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
-                settings.defaultTargets(), settings.maxPayloadBytes()));
+        DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
+                settings.maxPayloadBytes());
+        registry.bind("delayRequestValidator", validator);
         registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics, 0));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
         registry.bind("delayStore", store);
         registry.bind("bridgeMetrics", metrics);
+
+        long redisTimeoutMs = settings.redisTimeoutMs();
+        registry.bind("adminAuthorizer", new AdminAuthorizer(settings.adminToken()));
+        registry.bind("apiResponses", new ApiResponses());
+        registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
+        registry.bind("messageCommands", new MessageCommands(store, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
+        registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
+        registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
@@ -148,6 +164,8 @@ public final class BridgeBeans implements CamelConfiguration {
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }
+        LOG.info("admin API on /api: {}", settings.adminToken().isEmpty()
+                ? "loopback clients only (bridge.admin.token is not set)" : "bearer token required");
     }
 
     private static DeadLetterChannel rabbitMqOriginDeadLetters(RabbitMqSettings settings, KafkaPublisher kafka, RabbitMqPublisher rabbitMq) {

@@ -29,11 +29,13 @@ public record BridgeSettings(
         long maxPayloadBytes,
         List<String> allowedTargets,
         long dedupeWindowMs,
+        long cancelWindowMs,
         long deadLetterMaxCount,
         long deadLetterMaxAgeMs,
         DispatchSettings dispatch,
         RetryPolicy retry,
-        RabbitMqSettings rabbitMq) {
+        RabbitMqSettings rabbitMq,
+        String adminToken) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -55,6 +57,7 @@ public record BridgeSettings(
                 r.longValue("bridge.payload.max-bytes"),
                 r.list("bridge.targets.allowed"),
                 r.longValue("bridge.dedupe.window-ms"),
+                r.longValue("bridge.cancel.window-ms"),
                 r.longValue("bridge.dead-letter.keep-max-count"),
                 r.longValue("bridge.dead-letter.keep-max-age-ms"),
                 new DispatchSettings(
@@ -69,7 +72,8 @@ public record BridgeSettings(
                         r.doubleValue("bridge.retry.factor"),
                         r.longValue("bridge.retry.max-ms"),
                         r.intValue("bridge.retry.max-attempts")),
-                rabbitMqSettings(r));
+                rabbitMqSettings(r),
+                r.optional("bridge.admin.token"));
     }
 
     private static RabbitMqSettings rabbitMqSettings(Reader r) {

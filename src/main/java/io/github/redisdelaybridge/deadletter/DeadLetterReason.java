@@ -21,6 +21,8 @@ public enum DeadLetterReason {
     FORBIDDEN_TARGET("forbidden-target"),
     /** x-message-id that is empty, too long or not UTF-8. */
     INVALID_MESSAGE_ID("invalid-message-id"),
+    /** A control message with an unknown x-control action, or without the x-message-id of the message it controls. */
+    INVALID_CONTROL("invalid-control"),
     /** Body, key and headers together larger than the configured maximum. */
     PAYLOAD_TOO_LARGE("payload-too-large"),
     /** The target broker refused the message on every attempt. */

@@ -11,8 +11,10 @@ public final class DelayHeaders {
     public static final String DELIVER_AT = "x-deliver-at";
     /** Where the message goes when due: {@code kafka:<topic>} or {@code rabbitmq:<exchange>/<routing-key>}. */
     public static final String TARGET = "x-target";
-    /** Identity of the delayed message; repeated ids are not stored twice. */
+    /** Identity of the delayed message; repeated ids are not stored twice. On a control message: the message it controls. */
     public static final String MESSAGE_ID = "x-message-id";
+    /** Makes a message a control message ({@code cancel} or {@code reschedule}), which is applied and never delivered. */
+    public static final String CONTROL = "x-control";
     /** Added on delivery: the due time in epoch milliseconds (Redis clock). */
     public static final String DUE_AT = "x-delay-due-at";
     /** Added on a dead letter: a stable reason code, see DeadLetterReason. */

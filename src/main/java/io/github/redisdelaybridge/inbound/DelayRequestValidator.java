@@ -16,7 +16,9 @@ import java.util.Optional;
 
 /**
  * Turns an inbound message into a schedule request, or rejects it with a stable reason. Checks the
- * delay headers, the target and the message id; never throws for bad input.
+ * delay headers, the target and the message id; never throws for bad input. A message with an
+ * {@code x-control} header is a control request instead (cancel or reschedule the message named by
+ * its {@code x-message-id}); its body, key, target and other headers are ignored.
  */
 public final class DelayRequestValidator {
 
@@ -46,6 +48,9 @@ public final class DelayRequestValidator {
 
     public ValidatedMessage validate(InboundMessage message) {
         try {
+            if (message.lastHeader(DelayHeaders.CONTROL).isPresent()) {
+                return new ValidatedMessage.Control(message, toControl(message));
+            }
             return new ValidatedMessage.Accepted(message, toRequest(message));
         } catch (Rejection rejection) {
             return new ValidatedMessage.Rejected(message, rejection);
@@ -73,6 +78,27 @@ public final class DelayRequestValidator {
         Envelope envelope = new Envelope(messageId, target.uri(), message.origin(), message.key(), passedOn,
                 message.properties(), message.body());
         return new ScheduleRequest(messageId, dueTime, envelope);
+    }
+
+    private ControlRequest toControl(InboundMessage message) throws Rejection {
+        String action = text(message, DelayHeaders.CONTROL, DeadLetterReason.INVALID_CONTROL).orElseThrow().strip();
+        if (action.equalsIgnoreCase(ControlRequest.CANCEL)) {
+            return new ControlRequest.Cancel(controlledMessageId(message, ControlRequest.CANCEL));
+        }
+        if (action.equalsIgnoreCase(ControlRequest.RESCHEDULE)) {
+            return new ControlRequest.Reschedule(controlledMessageId(message, ControlRequest.RESCHEDULE), dueTime(message));
+        }
+        throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "' or '"
+                + ControlRequest.RESCHEDULE + "', got '" + DueTimeParser.abbreviate(action) + "'");
+    }
+
+    /** The id a control message names: required, since a control message's own default id names nothing. */
+    private String controlledMessageId(InboundMessage message, String action) throws Rejection {
+        if (message.lastHeader(DelayHeaders.MESSAGE_ID).isEmpty()) {
+            throw new Rejection(DeadLetterReason.INVALID_CONTROL,
+                    "x-control: " + action + " needs x-message-id, the id of the message to " + action);
+        }
+        return messageId(message);
     }
 
     private DueTime dueTime(InboundMessage message) throws Rejection {

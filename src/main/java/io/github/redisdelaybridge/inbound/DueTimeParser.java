@@ -26,43 +26,53 @@ public final class DueTimeParser {
 
     /** {@code x-delay}: a non-negative number of milliseconds, surrounding whitespace ignored. */
     public DueTime parseDelay(String text) throws Rejection {
+        return parseDelay(text, DelayHeaders.DELAY);
+    }
+
+    /** A delay as {@link #parseDelay(String)}, with {@code name} (a header, a JSON field) in the explanation. */
+    public DueTime parseDelay(String text, String name) throws Rejection {
         String value = text.strip();
         if (!DECIMAL.matcher(value).matches()) {
             throw new Rejection(DeadLetterReason.INVALID_DELAY,
-                    "x-delay must be a non-negative number of milliseconds, got '" + abbreviate(text) + "'");
+                    name + " must be a non-negative number of milliseconds, got '" + abbreviate(text) + "'");
         }
         BigDecimal millis = new BigDecimal(value).setScale(0, RoundingMode.CEILING);
         if (millis.compareTo(BigDecimal.valueOf(maxDelayMs)) > 0) {
             throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                    "x-delay " + abbreviate(value) + " ms exceeds the maximum delay of " + maxDelayMs + " ms");
+                    name + " " + abbreviate(value) + " ms exceeds the maximum delay of " + maxDelayMs + " ms");
         }
         return new DueTime.AfterDelay(millis.longValueExact());
     }
 
     /** {@code x-deliver-at}: epoch milliseconds, or an ISO-8601 instant such as 2026-12-01T10:00:00Z. */
     public DueTime parseDeliverAt(String text) throws Rejection {
+        return parseDeliverAt(text, DelayHeaders.DELIVER_AT);
+    }
+
+    /** A due time as {@link #parseDeliverAt(String)}, with {@code name} (a header, a JSON field) in the explanation. */
+    public DueTime parseDeliverAt(String text, String name) throws Rejection {
         String value = text.strip();
         if (DIGITS.matcher(value).matches()) {
             if (value.length() > 15) {
                 throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                        "x-deliver-at " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
+                        name + " " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
             }
             return new DueTime.At(Long.parseLong(value));
         }
         Instant instant = parseInstant(value);
         if (instant == null) {
             throw new Rejection(DeadLetterReason.INVALID_DELAY,
-                    "x-deliver-at must be epoch milliseconds or an ISO-8601 instant like 2026-12-01T10:00:00Z, got '"
+                    name + " must be epoch milliseconds or an ISO-8601 instant like 2026-12-01T10:00:00Z, got '"
                             + abbreviate(text) + "'");
         }
         if (instant.isBefore(Instant.EPOCH)) {
-            throw new Rejection(DeadLetterReason.INVALID_DELAY, "x-deliver-at " + value + " is before 1970");
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " " + value + " is before 1970");
         }
         try {
             return new DueTime.At(Math.addExact(instant.toEpochMilli(), instant.getNano() % 1_000_000 == 0 ? 0 : 1));
         } catch (ArithmeticException beyondEpochMillis) {
             throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                    "x-deliver-at " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
+                    name + " " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
         }
     }
 

@@ -37,9 +37,13 @@ public record InboundMessage(
 
     /**
      * The id to file this message under even when it is rejected: the producer's x-message-id if it is
-     * usable text, else the default id.
+     * usable text, else the default id. A control message is always filed under its default id: its
+     * x-message-id names the message it controls, whose records it must not replace.
      */
     public String idForRecords() {
+        if (lastHeader(DelayHeaders.CONTROL).isPresent()) {
+            return defaultMessageId;
+        }
         return lastHeader(DelayHeaders.MESSAGE_ID)
                 .map(MessageHeader::value)
                 .filter(v -> v != null && v.length > 0 && v.length <= 512)

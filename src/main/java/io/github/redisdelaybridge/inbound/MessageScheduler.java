@@ -17,8 +17,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores accepted messages in Redis and sends rejected ones to the dead-letter channel, and returns only
- * when all of it is confirmed. Until then nothing is acknowledged upstream.
+ * Stores accepted messages in Redis, applies control messages (cancel, reschedule), and sends rejected
+ * ones to the dead-letter channel, and returns only when all of it is confirmed. Until then nothing is
+ * acknowledged upstream. A control message is never delivered anywhere.
+ *
+ * <p>Within a batch, messages are stored first and controls applied after, in arrival order: a message
+ * and its cancel in the same batch end cancelled whichever came first, as they would in two batches
+ * (a cancel that arrives first is recorded, and the message dropped on arrival).
  *
  * <p>When Redis or the dead-letter broker is down it retries the same batch (so the consumer stops
  * taking new work and the source keeps everything). With {@code maxAttempts} 0 (Kafka) it retries until it
@@ -35,8 +40,9 @@ public final class MessageScheduler {
     private final DelayStore store;
     private final DeadLetters deadLetters;
     private final DispatchWakeup wakeup;
-    private final BooleanSupplier stopping;
     private final BridgeMetrics metrics;
+    private final ControlApplier controlApplier;
+    private final BooleanSupplier stopping;
     private final int maxAttempts;
 
     /** {@code maxAttempts}: how often to try storing a batch before giving up; 0 for as long as the bridge runs. */
@@ -45,18 +51,22 @@ public final class MessageScheduler {
         this.store = store;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
-        this.stopping = stopping;
         this.metrics = metrics;
+        this.controlApplier = new ControlApplier(store, metrics);
+        this.stopping = stopping;
         this.maxAttempts = maxAttempts;
     }
 
     /** Camel bean method. */
     public IngestReport schedule(ValidatedBatch batch) throws InterruptedException {
         List<ValidatedMessage.Accepted> accepted = new ArrayList<>();
+        List<ValidatedMessage.Control> controls = new ArrayList<>();
         List<DeadLetter> rejected = new ArrayList<>();
         for (ValidatedMessage message : batch.messages()) {
             if (message instanceof ValidatedMessage.Accepted a) {
                 accepted.add(a);
+            } else if (message instanceof ValidatedMessage.Control c) {
+                controls.add(c);
             } else {
                 ValidatedMessage.Rejected r = (ValidatedMessage.Rejected) message;
                 rejected.add(deadLetterOf(r.message(), r.rejection().reason(), r.rejection().detail()));
@@ -68,6 +78,7 @@ public final class MessageScheduler {
 
         int scheduled = 0;
         int duplicates = 0;
+        int cancelled = 0;
         long earliestDue = Long.MAX_VALUE;
         for (int i = 0; i < results.size(); i++) {
             ScheduleResult result = results.get(i);
@@ -82,6 +93,22 @@ public final class MessageScheduler {
                 }
                 case DELAY_TOO_LONG -> rejected.add(deadLetterOf(accepted.get(i).message(), DeadLetterReason.DELAY_TOO_LONG,
                         "x-deliver-at lies beyond the maximum delay, measured on the Redis clock"));
+                case CANCELLED -> {
+                    cancelled++;
+                    metrics.cancelledArrival();
+                    LOG.info("dropping {} from {}: it was cancelled before it arrived", requests.get(i).messageId(),
+                            accepted.get(i).message().origin());
+                }
+            }
+        }
+        List<ControlApplier.Applied> applied = controls.isEmpty() ? List.of()
+                : retryUntilDone("apply " + controls.size() + " control messages in Redis", () -> controlApplier.apply(controls));
+        for (ControlApplier.Applied control : applied) {
+            Rejection refused = controlApplier.report(control);
+            if (refused != null) {
+                rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
+            } else if (control.change() != null && control.change().dueAt() >= 0) {
+                earliestDue = Math.min(earliestDue, control.change().dueAt());
             }
         }
         if (earliestDue != Long.MAX_VALUE) {
@@ -97,7 +124,7 @@ public final class MessageScheduler {
         }
         metrics.scheduled(scheduled);
         metrics.duplicates(duplicates);
-        return new IngestReport(scheduled, duplicates, rejected.size(), batch.acknowledgement());
+        return new IngestReport(scheduled, duplicates, cancelled, controls.size(), rejected.size(), batch.acknowledgement());
     }
 
     private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {

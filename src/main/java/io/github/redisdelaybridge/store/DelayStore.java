@@ -3,7 +3,10 @@ package io.github.redisdelaybridge.store;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,6 +21,8 @@ public final class DelayStore {
 
     /** Messages per schedule script call: keeps each call well under a millisecond of Redis time. */
     static final int SCHEDULE_CHUNK = 200;
+    /** Entries a list script examines per slot and call at most, however few match its filter. */
+    static final int LIST_SCAN_BUDGET = 1_000;
 
     private final RedisScriptingAsyncCommands<byte[], byte[]> redis;
     private final Keys keys;
@@ -29,6 +34,14 @@ public final class DelayStore {
     private final LuaScript reapExpiredLeases = LuaScript.load("reapExpiredLeases");
     private final LuaScript deadLetter = LuaScript.load("deadLetter");
     private final LuaScript storeDeadLetters = LuaScript.load("storeDeadLetters");
+    private final LuaScript cancel = LuaScript.load("cancel");
+    private final LuaScript changeDueTime = LuaScript.load("changeDueTime");
+    private final LuaScript inspect = LuaScript.load("inspect");
+    private final LuaScript listPending = LuaScript.load("listPending");
+    private final LuaScript listDeadLetters = LuaScript.load("listDeadLetters");
+    private final LuaScript replayDeadLetter = LuaScript.load("replayDeadLetter");
+    private final LuaScript deleteDeadLetter = LuaScript.load("deleteDeadLetter");
+    private final LuaScript stats = LuaScript.load("stats");
 
     public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits) {
         this.redis = redis;
@@ -38,6 +51,10 @@ public final class DelayStore {
 
     public Keys keys() {
         return keys;
+    }
+
+    public StoreLimits limits() {
+        return limits;
     }
 
     /** Stores the requests; the returned list holds one result per request, in the same order. */
@@ -58,21 +75,17 @@ public final class DelayStore {
     }
 
     private CompletableFuture<Void> scheduleChunk(int slot, List<Integer> chunk, List<ScheduleRequest> requests, ScheduleResult[] results) {
-        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot))};
-        byte[][] args = new byte[2 + 4 * chunk.size()][];
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot))};
+        byte[][] args = new byte[3 + 4 * chunk.size()][];
         args[0] = number(limits.maxDelayMs());
         args[1] = number(limits.dedupeWindowMs());
-        int a = 2;
+        args[2] = number(limits.cancelWindowMs());
+        int a = 3;
         for (int index : chunk) {
             ScheduleRequest request = requests.get(index);
             args[a++] = bytes(request.messageId());
-            if (request.dueTime() instanceof DueTime.AfterDelay delay) {
-                args[a++] = bytes("delay");
-                args[a++] = number(delay.delayMs());
-            } else {
-                args[a++] = bytes("at");
-                args[a++] = number(((DueTime.At) request.dueTime()).epochMs());
-            }
+            args[a++] = dueMode(request.dueTime());
+            args[a++] = dueValue(request.dueTime());
             args[a++] = EnvelopeCodec.encode(request.envelope());
         }
         return schedule.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, args).thenAccept(reply -> {
@@ -160,8 +173,139 @@ public final class DelayStore {
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     }
 
+    /**
+     * Withdraws a pending message so it is never delivered. When the id is not known,
+     * {@code recordIfUnknown} records the cancel so that the message is dropped if it arrives later.
+     */
+    public CompletableFuture<CancelOutcome> cancel(String messageId, boolean recordIfUnknown) {
+        int slot = keys.slotOf(messageId);
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.inFlight(slot)), bytes(keys.attempts(slot)),
+                bytes(keys.cancelled(slot)), bytes(keys.delivered(slot)), bytes(keys.deadLetters(slot))};
+        return cancel.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId), number(limits.cancelWindowMs()),
+                number(limits.dedupeWindowMs()), bytes(recordIfUnknown ? "1" : "0")).thenApply(CancelOutcome::fromScriptCode);
+    }
+
+    /** Gives a pending message a new due time; its envelope and attempt count stay. */
+    public CompletableFuture<DueTimeChange> changeDueTime(String messageId, DueTime dueTime) {
+        int slot = keys.slotOf(messageId);
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot))};
+        return changeDueTime.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId), dueMode(dueTime), dueValue(dueTime),
+                number(limits.maxDelayMs())).thenApply(DueTimeChange::fromScriptCode);
+    }
+
+    /** Everything Redis knows about one id, read in one step. */
+    public CompletableFuture<MessageFacts> inspect(String messageId) {
+        int slot = keys.slotOf(messageId);
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
+                bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)), bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+        return inspect.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, bytes(messageId), number(limits.dedupeWindowMs()),
+                number(limits.cancelWindowMs())).thenApply(r -> new MessageFacts(messageId, (Long) r.get(0), (Long) r.get(1),
+                (Long) r.get(2), ((Long) r.get(3)).intValue(), (byte[]) r.get(4), (Long) r.get(5), (Long) r.get(6), (Long) r.get(7),
+                (byte[]) r.get(8)));
+    }
+
+    /**
+     * A page of pending messages over all slots, in due order (then id order), starting after {@code after}
+     * (null: from the first). {@code dueBefore} (exclusive) and {@code target} narrow it; null for no bound.
+     */
+    public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, Long dueBefore, String target, int limit) {
+        List<CompletableFuture<SlotPage<PendingEntry>>> pages = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot))};
+            pages.add(listPending.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterId(after),
+                    dueBefore == null ? bytes("+inf") : number(dueBefore), number(limit), bytes(target == null ? "" : target),
+                    number(LIST_SCAN_BUDGET)).thenApply(reply -> SlotPage.of(reply, 5, (r, i) -> new PendingEntry(
+                    text((byte[]) r.get(i)), (Long) r.get(i + 1), ((Long) r.get(i + 2)).intValue(), (Long) r.get(i + 3),
+                    text((byte[]) r.get(i + 4))))));
+        }
+        return SlotPage.mergeWhenDone(pages, limit);
+    }
+
+    /** A page of dead letters over all slots, oldest first, starting after {@code after} (null: from the oldest). */
+    public CompletableFuture<Listing<DeadLetterEntry>> listDeadLetters(ListPosition after, String reason, int limit) {
+        List<CompletableFuture<SlotPage<DeadLetterEntry>>> pages = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            byte[][] slotKeys = {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+            pages.add(listDeadLetters.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterId(after),
+                    number(limit), bytes(reason == null ? "" : reason), number(LIST_SCAN_BUDGET))
+                    .thenApply(reply -> SlotPage.of(reply, 6, (r, i) -> new DeadLetterEntry(text((byte[]) r.get(i)), (Long) r.get(i + 1),
+                            (Long) r.get(i + 2), text((byte[]) r.get(i + 3)), ((Long) r.get(i + 4)).intValue(), text((byte[]) r.get(i + 5))))));
+        }
+        return SlotPage.mergeWhenDone(pages, limit);
+    }
+
+    /**
+     * Schedules a dead letter again and removes it from the dead-letter store, in one step, provided the
+     * stored record is still {@code recordRead}. The replayed id's delivered and cancel records are cleared.
+     */
+    public CompletableFuture<ReplayResult> replayDeadLetter(byte[] recordRead, ScheduleRequest request) {
+        int slot = keys.slotOf(request.messageId());
+        byte[][] slotKeys = {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot)), bytes(keys.due(slot)),
+                bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot))};
+        return replayDeadLetter.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(request.messageId()), bytes(sha1Hex(recordRead)),
+                number(limits.maxDelayMs()), dueMode(request.dueTime()), dueValue(request.dueTime()), EnvelopeCodec.encode(request.envelope()))
+                .thenApply(ReplayResult::fromScriptCode);
+    }
+
+    /** Forgets a dead letter; true if there was one. */
+    public CompletableFuture<Boolean> deleteDeadLetter(String messageId) {
+        int slot = keys.slotOf(messageId);
+        byte[][] slotKeys = {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+        return deleteDeadLetter.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId)).thenApply(deleted -> deleted == 1);
+    }
+
+    /** Counts by state over all slots, and the earliest due time. */
+    public CompletableFuture<StoreStats> stats() {
+        List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)),
+                    bytes(keys.deadLetters(slot))};
+            calls.add(stats.run(redis, ScriptOutputType.MULTI, slotKeys, number(limits.dedupeWindowMs()), number(limits.cancelWindowMs())));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            long[] sums = new long[7];
+            long nextDue = -1;
+            for (CompletableFuture<List<Object>> call : calls) {
+                List<Object> reply = call.join();
+                sums[0] = Math.max(sums[0], (Long) reply.get(0));
+                for (int i = 1; i <= 5; i++) {
+                    sums[i] += (Long) reply.get(i);
+                }
+                long slotNextDue = (Long) reply.get(6);
+                if (slotNextDue >= 0 && (nextDue < 0 || slotNextDue < nextDue)) {
+                    nextDue = slotNextDue;
+                }
+            }
+            return new StoreStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], nextDue);
+        });
+    }
+
     private long deadLettersPerSlot() {
         return Math.max(1, limits.deadLetterMaxCount() / keys.slotCount());
+    }
+
+    private static byte[] dueMode(DueTime dueTime) {
+        return bytes(dueTime instanceof DueTime.AfterDelay ? "delay" : "at");
+    }
+
+    private static byte[] dueValue(DueTime dueTime) {
+        return number(dueTime instanceof DueTime.AfterDelay delay ? delay.delayMs() : ((DueTime.At) dueTime).epochMs());
+    }
+
+    private static byte[] afterScore(ListPosition after) {
+        return after == null ? bytes("-inf") : number(after.score());
+    }
+
+    private static byte[] afterId(ListPosition after) {
+        return after == null ? new byte[0] : bytes(after.id());
+    }
+
+    private static String sha1Hex(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static byte[] bytes(String text) {

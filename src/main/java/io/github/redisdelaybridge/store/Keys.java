@@ -67,6 +67,11 @@ public final class Keys {
         return key(slot, "delivered");
     }
 
+    /** ZSET: member = message id, score = cancel time (epoch ms). Cancelled ids (early cancels too), for the cancel window. */
+    public String cancelled(int slot) {
+        return key(slot, "cancelled");
+    }
+
     /** HASH: field = message id, value = dead-letter record bytes ({@code deadletter/DeadLetterCodec}). */
     public String deadLetters(int slot) {
         return key(slot, "dead");

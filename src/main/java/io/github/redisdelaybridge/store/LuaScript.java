@@ -16,13 +16,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One Lua script from {@code src/main/resources/lua/<name>.lua}, with each line
- * {@code --- @include <fragment>} replaced by {@code lua/includes/<fragment>.lua} (fragments shared by
- * several scripts live once). It is run by its SHA1 (EVALSHA) so the
+ * One Lua script from {@code src/main/resources/lua/<name>.lua}, run by its SHA1 (EVALSHA) so the
  * source crosses the wire only once per Redis server: on NOSCRIPT (a fresh or restarted server, or a
  * cluster node that has not seen it yet) it falls back to EVAL, which also caches it there.
+ *
+ * <p>A line {@code -- @include lib/<fragment>} is replaced by {@code lua/lib/<fragment>.lua}, so a
+ * fragment that several scripts need is written once (Redis runs one self-contained source).
  */
 public final class LuaScript {
+
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^-- @include (lib/[A-Za-z]+)$");
 
     private final String name;
     private final byte[] source;
@@ -34,23 +37,19 @@ public final class LuaScript {
         this.sha1 = sha1Hex(source);
     }
 
-    private static final Pattern INCLUDE = Pattern.compile("^--- @include (\\w+)$", Pattern.MULTILINE);
-
     public static LuaScript load(String name) {
-        String source = resource("/lua/" + name + ".lua");
-        Matcher include = INCLUDE.matcher(source);
-        StringBuilder expanded = new StringBuilder();
-        while (include.find()) {
-            include.appendReplacement(expanded, Matcher.quoteReplacement(resource("/lua/includes/" + include.group(1) + ".lua").strip()));
-        }
-        include.appendTail(expanded);
-        return new LuaScript(name, expanded.toString().getBytes(StandardCharsets.UTF_8));
+        return new LuaScript(name, withIncludes(read(name)).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String resource(String path) {
-        try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
+    private static String withIncludes(String source) {
+        return INCLUDE.matcher(source).replaceAll(line -> Matcher.quoteReplacement(read(line.group(1))));
+    }
+
+    private static String read(String name) {
+        String resource = "/lua/" + name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing Lua source " + path);
+                throw new IllegalStateException("missing Lua script " + resource);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -6,7 +6,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -32,7 +32,7 @@ public final class RedisConnection implements AutoCloseable {
     private final ClientResources resources;
     private final AbstractRedisClient client;
     private final StatefulConnection<byte[], byte[]> connection;
-    private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
+    private final RedisClusterAsyncCommands<byte[], byte[]> commands;
     private final java.util.function.Supplier<CompletableFuture<String>> ping;
 
     /** One server: {@code redis://host:port}. */
@@ -68,7 +68,7 @@ public final class RedisConnection implements AutoCloseable {
             StatefulRedisClusterConnection<byte[], byte[]> clusterConnection = clusterClient.connect(ByteArrayCodec.INSTANCE);
             this.client = clusterClient;
             this.connection = clusterConnection;
-            this.scripting = clusterConnection.async();
+            this.commands = clusterConnection.async();
             this.ping = () -> clusterConnection.async().ping().toCompletableFuture();
         } else {
             if (redisUris.size() != 1) {
@@ -83,7 +83,7 @@ public final class RedisConnection implements AutoCloseable {
             var standaloneConnection = standalone.connect(ByteArrayCodec.INSTANCE);
             this.client = standalone;
             this.connection = standaloneConnection;
-            this.scripting = standaloneConnection.async();
+            this.commands = standaloneConnection.async();
             this.ping = () -> standaloneConnection.async().ping().toCompletableFuture();
         }
     }
@@ -93,8 +93,9 @@ public final class RedisConnection implements AutoCloseable {
         return Arrays.stream(setting.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 
-    public RedisScriptingAsyncCommands<byte[], byte[]> scripting() {
-        return scripting;
+    /** The commands both a single server and a cluster answer (the store needs only the scripting ones). */
+    public RedisClusterAsyncCommands<byte[], byte[]> async() {
+        return commands;
     }
 
     public CompletableFuture<String> ping() {

@@ -16,7 +16,9 @@ public record ScheduleResult(Outcome outcome, long dueAt) {
         /** A message with this id was delivered within the dedupe window: this copy was not stored. */
         DUPLICATE_DELIVERED,
         /** Its due time lies beyond the maximum delay measured on Redis's clock: not stored. */
-        DELAY_TOO_LONG
+        DELAY_TOO_LONG,
+        /** Its id was cancelled within the cancel window (possibly before it arrived): not stored, the cancel wins. */
+        CANCELLED
     }
 
     static ScheduleResult fromScriptCode(long code) {
@@ -27,6 +29,7 @@ public record ScheduleResult(Outcome outcome, long dueAt) {
             case -1 -> Outcome.DUPLICATE_PENDING;
             case -2 -> Outcome.DUPLICATE_DELIVERED;
             case -3 -> Outcome.DELAY_TOO_LONG;
+            case -4 -> Outcome.CANCELLED;
             default -> throw new IllegalStateException("schedule.lua returned unknown code " + code);
         };
         return new ScheduleResult(outcome, -1);

@@ -5,8 +5,9 @@ package io.github.redisdelaybridge.store;
  *
  * @param maxDelayMs          a due time further than this from Redis's now is refused
  * @param dedupeWindowMs      how long delivered ids are remembered (0: not at all)
+ * @param cancelWindowMs      how long cancelled ids are remembered, so a message arriving after its cancel is dropped (0: not at all)
  * @param deadLetterMaxCount  dead-letter records kept, over all slots; the oldest go first
  * @param deadLetterMaxAgeMs  dead-letter records older than this are dropped
  */
-public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
+public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
 }

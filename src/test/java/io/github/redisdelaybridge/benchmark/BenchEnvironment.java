@@ -237,8 +237,8 @@ final class BenchEnvironment implements AutoCloseable {
     StoreHandle store(String prefix, int slots) {
         RedisConnection connection = new RedisConnection(redisUri, Duration.ofSeconds(30));
         Keys keys = new Keys(prefix, slots);
-        return new StoreHandle(connection, new DelayStore(connection.scripting(), keys,
-                new io.github.redisdelaybridge.store.StoreLimits(365L * 24 * 3600 * 1000, 24L * 3600 * 1000, 100_000, 7L * 24 * 3600 * 1000)), keys);
+        return new StoreHandle(connection, new DelayStore(connection.async(), keys,
+                new io.github.redisdelaybridge.store.StoreLimits(365L * 24 * 3600 * 1000, 24L * 3600 * 1000, 24L * 3600 * 1000, 100_000, 7L * 24 * 3600 * 1000)), keys);
     }
 
     record StoreHandle(RedisConnection connection, DelayStore store, Keys keys) implements AutoCloseable {

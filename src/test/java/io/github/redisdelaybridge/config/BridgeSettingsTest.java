@@ -52,6 +52,8 @@ class BridgeSettingsTest {
         assertThat(settings.maxPayloadBytes()).isEqualTo(4_194_304);
         assertThat(settings.allowedTargets()).containsExactly("kafka:*", "rabbitmq:*");
         assertThat(settings.dedupeWindowMs()).isEqualTo(86_400_000);
+        assertThat(settings.cancelWindowMs()).isEqualTo(86_400_000);
+        assertThat(settings.adminToken()).isEmpty();
         assertThat(settings.deadLetterMaxCount()).isEqualTo(100_000);
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
         assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(500, 5_000, 100, 60_000, 20_000, 5_000));
@@ -75,6 +77,8 @@ class BridgeSettingsTest {
         config.put("bridge.payload.max-bytes", "4096");
         config.put("bridge.targets.allowed", "kafka:out.*");
         config.put("bridge.dedupe.window-ms", "777");
+        config.put("bridge.cancel.window-ms", "555");
+        config.put("bridge.admin.token", "s3cret");
         config.put("bridge.dispatch.batch-size", "50");
         config.put("bridge.dispatch.max-in-flight", "300");
         config.put("bridge.dead-letter.keep-max-count", "99");
@@ -91,7 +95,8 @@ class BridgeSettingsTest {
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
         assertThat(read).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, 3_600_000, 4096,
-                List.of("kafka:out.*"), 777, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4), read.rabbitMq()));
+                List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4),
+                read.rabbitMq(), "s3cret"));
     }
 
     @Test

@@ -79,10 +79,13 @@ public final class EmbeddedBridgeLauncher {
                 Publish a delayed message, for example with the bundled publisher:
                   bin/publish --bootstrap %s --topic %s --delay 5000 --target kafka:%s 'hello in 5 s'
                 or with any Kafka client: produce to %s with headers x-delay=5000, x-target=kafka:%s.
+                Cancel it (give it --id first): bin/publish --bootstrap %s --topic %s --header x-control=cancel --id <id> ''
+                Admin API (loopback): curl http://127.0.0.1:%s/api/stats
                 Arrivals on %s are echoed here. Ctrl-C stops everything.
                 %s
                 """, bootstrap, INBOUND, DEAD_LETTERS, redisUri, embeddedRedis != null ? " (embedded redis-server)" : "",
-                bootstrap, INBOUND, EXAMPLE_TARGET, INBOUND, EXAMPLE_TARGET, EXAMPLE_TARGET,
+                bootstrap, INBOUND, EXAMPLE_TARGET, INBOUND, EXAMPLE_TARGET, bootstrap, INBOUND,
+                bridge.getCamelContext().resolvePropertyPlaceholders("{{camel.server.port}}"), EXAMPLE_TARGET,
                 rabbitMq ? String.format("""
                 RabbitMQ  127.0.0.1:5672  (inbound queue %s, dead letters to queue %s, example target queue %s)
                   bin/publish --rabbitmq 127.0.0.1:5672 --delay 5000 --target rabbitmq:/%s 'hello in 5 s'

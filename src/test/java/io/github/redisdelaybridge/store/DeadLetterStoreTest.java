@@ -49,7 +49,7 @@ class DeadLetterStoreTest {
 
         store.storeDeadLetters(Map.of("bad-1", DeadLetterCodec.encode(deadLetter))).join();
 
-        byte[] stored = inspector.sync().hget(keys.deadLetters(0), "bad-1") == null ? null : ((io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>) connection.scripting()).hget(keys.deadLetters(0).getBytes(), "bad-1".getBytes()).toCompletableFuture().join();
+        byte[] stored = inspector.sync().hget(keys.deadLetters(0), "bad-1") == null ? null : ((io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>) connection.async()).hget(keys.deadLetters(0).getBytes(), "bad-1".getBytes()).toCompletableFuture().join();
         DeadLetter read = DeadLetterCodec.decode(stored);
         assertThat(read.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
         assertThat(read.body()).isEqualTo(deadLetter.body());
@@ -60,12 +60,14 @@ class DeadLetterStoreTest {
     @Test
     void theStoreKeepsOnlyTheNewestRecordsBeyondItsCount() {
         DelayStore store = store(5, 60_000);
+        // Zero-padded ids: records stored within one millisecond rank by id, so ids must sort like time.
         for (int i = 0; i < 12; i++) {
-            store.storeDeadLetters(Map.of("d" + i, DeadLetterCodec.encode(deadLetter("d" + i)))).join();
+            String id = String.format("d%02d", i);
+            store.storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetter(id)))).join();
         }
 
         assertThat(inspector.sync().hlen(keys.deadLetters(0))).isEqualTo(5);
-        assertThat(inspector.sync().zrange(keys.deadLetterIndex(0), 0, -1)).containsExactlyInAnyOrder("d7", "d8", "d9", "d10", "d11");
+        assertThat(inspector.sync().zrange(keys.deadLetterIndex(0), 0, -1)).containsExactlyInAnyOrder("d07", "d08", "d09", "d10", "d11");
     }
 
     @Test
@@ -96,7 +98,7 @@ class DeadLetterStoreTest {
     }
 
     private DelayStore store(long maxCount, long maxAgeMs) {
-        return new DelayStore(connection.scripting(), keys, new StoreLimits(86_400_000, 60_000, maxCount, maxAgeMs));
+        return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, maxCount, maxAgeMs));
     }
 
     private static DeadLetter deadLetter(String id) {

@@ -258,7 +258,7 @@ class DelayStoreTest {
         ExecutorService threads = Executors.newFixedThreadPool(2);
         CyclicBarrier start = new CyclicBarrier(2);
         try (RedisConnection second = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10))) {
-            DelayStore otherInstance = new DelayStore(second.scripting(), store.keys(), new StoreLimits(MAX_DELAY_MS, DEDUPE_WINDOW_MS, 1_000, 60_000));
+            DelayStore otherInstance = new DelayStore(second.async(), store.keys(), new StoreLimits(MAX_DELAY_MS, DEDUPE_WINDOW_MS, DEDUPE_WINDOW_MS, 1_000, 60_000));
             Future<List<String>> byFirst = threads.submit(() -> claimUntilEmpty(store, "first", start));
             Future<List<String>> bySecond = threads.submit(() -> claimUntilEmpty(otherInstance, "second", start));
             List<String> first = byFirst.get(60, TimeUnit.SECONDS);
@@ -524,12 +524,12 @@ class DelayStoreTest {
     // --- helpers ------------------------------------------------------------------------------------------
 
     private DelayStore storeWith(int slots, long dedupeWindowMs) {
-        return new DelayStore(redis(), new Keys(prefix, slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, 1_000, 60_000));
+        return new DelayStore(redis(), new Keys(prefix, slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, dedupeWindowMs, 1_000, 60_000));
     }
 
     /** The standalone connection's full command set (the store itself only needs scripting). */
-    private static RedisAsyncCommands<byte[], byte[]> redis() {
-        return (RedisAsyncCommands<byte[], byte[]>) connection.scripting();
+    private static io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> redis() {
+        return connection.async();
     }
 
     private ScheduleResult schedule(String id, DueTime dueTime) throws Exception {

@@ -80,6 +80,17 @@ public final class KafkaTestClient implements AutoCloseable {
         return producer.send(new ProducerRecord<>(topic, null, key, value, headers));
     }
 
+    /** Sends to one partition and waits for the broker's acknowledgement. */
+    public RecordMetadata sendAndWait(String topic, int partition, byte[] key, byte[] value, Map<String, String> textHeaders) {
+        List<Header> headers = new ArrayList<>();
+        textHeaders.forEach((name, text) -> headers.add(new RecordHeader(name, text == null ? null : text.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        try {
+            return producer.send(new ProducerRecord<>(topic, partition, key, value, headers)).get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public RecordMetadata sendAndWait(String topic, byte[] key, byte[] value, Map<String, String> textHeaders) {
         try {
             return send(topic, key, value, textHeaders).get();

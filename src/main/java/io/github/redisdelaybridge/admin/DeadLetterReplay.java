@@ -1,0 +1,121 @@
+package io.github.redisdelaybridge.admin;
+
+import io.github.redisdelaybridge.deadletter.DeadLetter;
+import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.inbound.DelayRequestValidator;
+import io.github.redisdelaybridge.inbound.InboundMessage;
+import io.github.redisdelaybridge.inbound.ValidatedMessage;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.store.ReplayResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Schedules a dead letter again: the same id, key, body and headers (without the bridge's own delay,
+ * target, id, control and dead-letter headers), to its target or another, due now or later. The new
+ * request goes through the same validation as an inbound message (target allow-list, size, maximum
+ * delay), then one script schedules it and removes the dead letter together. Replay is an explicit
+ * decision, so it also clears the id's dedupe and cancel records that would otherwise refuse it.
+ */
+final class DeadLetterReplay {
+
+    /** Headers the bridge reads or adds; a replay sets its own, so the old ones go. */
+    private static final Set<String> BRIDGE_HEADERS = Set.of(DelayHeaders.DELAY, DelayHeaders.DELIVER_AT, DelayHeaders.TARGET,
+            DelayHeaders.MESSAGE_ID, DelayHeaders.CONTROL, DelayHeaders.DUE_AT);
+
+    /** What a successful replay scheduled. */
+    record Replayed(String id, String target, long dueAt) {
+    }
+
+    private final DelayStore store;
+    private final DelayRequestValidator validator;
+    private final long redisTimeoutMs;
+
+    DeadLetterReplay(DelayStore store, DelayRequestValidator validator, long redisTimeoutMs) {
+        this.store = store;
+        this.validator = validator;
+        this.redisTimeoutMs = redisTimeoutMs;
+    }
+
+    /**
+     * @param target  where to deliver, or null for the dead letter's own target
+     * @param dueTime when, or null for now
+     * @throws ApiException 404 unknown id, 409 when it cannot be replayed as it stands, 400 for a refused target or delay
+     */
+    Replayed replay(String id, String target, DueTime dueTime) {
+        MessageFacts facts = StoreAnswers.await(store.inspect(id), redisTimeoutMs);
+        String quoted = "'" + ApiRequests.abbreviate(id) + "'";
+        if (facts.deadRecord() == null) {
+            throw ApiException.notFound("no dead letter " + quoted);
+        }
+        DeadLetter deadLetter;
+        try {
+            deadLetter = DeadLetterCodec.decode(facts.deadRecord());
+        } catch (RuntimeException unreadable) {
+            throw ApiException.conflict("dead letter " + quoted + " cannot be read (" + unreadable.getMessage() + "); it can only be deleted");
+        }
+        if (deadLetter.reason() == DeadLetterReason.CORRUPT_ENVELOPE) {
+            throw ApiException.conflict("dead letter " + quoted + " is a stored record this bridge could not read (corrupt-envelope);"
+                    + " its body is that record, not a message, so it cannot be replayed; inspect it with ?body=true, then delete it");
+        }
+        if (lastText(deadLetter.headers(), DelayHeaders.CONTROL).isPresent()) {
+            throw ApiException.conflict("dead letter " + quoted + " is a control message (x-control); control messages are never"
+                    + " delivered, so it cannot be replayed; send a corrected control message instead, and delete this one");
+        }
+        String replayTarget = target != null ? target
+                : !deadLetter.target().isEmpty() ? deadLetter.target()
+                : lastText(deadLetter.headers(), DelayHeaders.TARGET).orElseThrow(() -> ApiException.badRequest(
+                        "dead letter " + quoted + " has no target; give one: {\"target\": \"kafka:<topic>\"}"));
+        ValidatedMessage validated = validator.validate(asInboundMessage(id, deadLetter, replayTarget,
+                dueTime == null ? new DueTime.AfterDelay(0) : dueTime));
+        if (!(validated instanceof ValidatedMessage.Accepted accepted)) {
+            ValidatedMessage.Rejected rejected = (ValidatedMessage.Rejected) validated;
+            throw ApiException.badRequest("cannot replay " + quoted + ": " + rejected.rejection().reason().code() + ": "
+                    + rejected.rejection().detail());
+        }
+        ReplayResult result = StoreAnswers.await(store.replayDeadLetter(facts.deadRecord(), accepted.request()), redisTimeoutMs);
+        return switch (result.outcome()) {
+            case REPLAYED -> new Replayed(id, accepted.request().envelope().target(), result.dueAt());
+            case NOT_FOUND -> throw ApiException.notFound("no dead letter " + quoted + " (deleted or replayed meanwhile)");
+            case ID_IN_USE -> throw ApiException.conflict("a message " + quoted + " is pending or in flight; it would be overwritten");
+            case CHANGED_MEANWHILE -> throw ApiException.conflict("dead letter " + quoted + " was replaced while being replayed; try again");
+            case DELAY_TOO_LONG -> throw ApiException.badRequest("the due time lies beyond the maximum delay of "
+                    + store.limits().maxDelayMs() + " ms (bridge.delay.max-ms), measured on Redis's clock");
+        };
+    }
+
+    /** The dead letter as if it arrived again with the bridge headers of the replay. */
+    private static InboundMessage asInboundMessage(String id, DeadLetter deadLetter, String target, DueTime dueTime) {
+        List<MessageHeader> headers = new ArrayList<>();
+        for (MessageHeader header : deadLetter.headers()) {
+            if (!BRIDGE_HEADERS.contains(header.name()) && !header.name().startsWith("x-dead-letter-")) {
+                headers.add(header);
+            }
+        }
+        headers.add(MessageHeader.text(DelayHeaders.TARGET, target));
+        headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, id));
+        if (dueTime instanceof DueTime.AfterDelay delay) {
+            headers.add(MessageHeader.text(DelayHeaders.DELAY, Long.toString(delay.delayMs())));
+        } else {
+            headers.add(MessageHeader.text(DelayHeaders.DELIVER_AT, Long.toString(((DueTime.At) dueTime).epochMs())));
+        }
+        return new InboundMessage(deadLetter.origin(), "", id, deadLetter.key(), headers, deadLetter.properties(), deadLetter.body());
+    }
+
+    private static Optional<String> lastText(List<MessageHeader> headers, String name) {
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            if (headers.get(i).name().equals(name)) {
+                byte[] value = headers.get(i).value();
+                return Optional.ofNullable(value == null ? null : MessageViews.utf8(value)).map(String::strip);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,128 @@
+package io.github.redisdelaybridge.admin;
+
+import io.github.redisdelaybridge.deadletter.DeadLetter;
+import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
+import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.store.EnvelopeCodec;
+import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.store.MessageState;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/** Turns what the store knows about an id into the JSON view of the admin API. Bytes that are not UTF-8 are shown as Base64. */
+final class MessageViews {
+
+    private MessageViews() {
+    }
+
+    /** The id in its current state ({@link MessageFacts#state()}); the body only when {@code withBody}. */
+    static MessageView ofMessage(MessageFacts facts, boolean withBody) {
+        MessageView.Builder view = new MessageView.Builder();
+        view.id = facts.messageId();
+        MessageState state = facts.state();
+        view.state = state.code();
+        switch (state) {
+            case PENDING, IN_FLIGHT -> {
+                view.dueAt = state == MessageState.PENDING ? facts.dueAt() : null;
+                view.leaseUntil = state == MessageState.IN_FLIGHT ? facts.leaseUntil() : null;
+                view.attempts = facts.attempts();
+                view.size = (long) facts.envelope().length;
+                addEnvelope(view, facts.envelope(), withBody);
+            }
+            case DEAD -> addDeadLetter(view, facts, withBody);
+            case CANCELLED -> view.cancelledAt = facts.cancelledAt();
+            case DELIVERED -> view.deliveredAt = facts.deliveredAt();
+            case UNKNOWN -> {
+                // nothing more is known
+            }
+        }
+        return view.build();
+    }
+
+    /** The id's dead-letter record, whatever else the id is doing now; null when there is none. */
+    static MessageView ofDeadLetter(MessageFacts facts, boolean withBody) {
+        if (facts.deadRecord() == null) {
+            return null;
+        }
+        MessageView.Builder view = new MessageView.Builder();
+        view.id = facts.messageId();
+        view.state = MessageState.DEAD.code();
+        addDeadLetter(view, facts, withBody);
+        return view.build();
+    }
+
+    private static void addEnvelope(MessageView.Builder view, byte[] encoded, boolean withBody) {
+        Envelope envelope;
+        try {
+            envelope = EnvelopeCodec.decode(encoded);
+        } catch (RuntimeException e) {
+            view.unreadable = e.getMessage();
+            return;
+        }
+        view.target = envelope.target();
+        view.origin = envelope.origin();
+        addContent(view, envelope.key(), envelope.headers(), envelope.properties(), envelope.body(), withBody);
+    }
+
+    private static void addDeadLetter(MessageView.Builder view, MessageFacts facts, boolean withBody) {
+        view.deadAt = facts.deadAt();
+        view.size = (long) facts.deadRecord().length;
+        DeadLetter deadLetter;
+        try {
+            deadLetter = DeadLetterCodec.decode(facts.deadRecord());
+        } catch (RuntimeException e) {
+            view.unreadable = e.getMessage();
+            return;
+        }
+        view.reason = deadLetter.reason().code();
+        view.detail = deadLetter.detail();
+        view.attempts = deadLetter.attempts();
+        view.target = deadLetter.target().isEmpty() ? null : deadLetter.target();
+        view.origin = deadLetter.origin();
+        addContent(view, deadLetter.key(), deadLetter.headers(), deadLetter.properties(), deadLetter.body(), withBody);
+    }
+
+    private static void addContent(MessageView.Builder view, byte[] key, List<MessageHeader> headers,
+                                   java.util.Map<String, String> properties, byte[] body, boolean withBody) {
+        if (key != null) {
+            view.key = utf8(key);
+            view.keyBase64 = view.key == null ? base64(key) : null;
+        }
+        List<MessageView.HeaderView> headerViews = new ArrayList<>(headers.size());
+        for (MessageHeader header : headers) {
+            String text = header.value() == null ? null : utf8(header.value());
+            headerViews.add(new MessageView.HeaderView(header.name(), text,
+                    header.value() != null && text == null ? base64(header.value()) : null));
+        }
+        view.headers = headerViews;
+        view.properties = properties.isEmpty() ? null : properties;
+        if (body == null) {
+            view.tombstone = true;
+        } else if (withBody) {
+            view.body = utf8(body);
+            view.bodyBase64 = view.body == null ? base64(body) : null;
+        }
+    }
+
+    /** Strict UTF-8 text, or null if the bytes are not UTF-8. */
+    static String utf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private static String base64(byte[] bytes) {
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.redisdelaybridge.inbound;
+
+import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.store.CancelOutcome;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DueTimeChange;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies control messages to the store, and logs and counts what each one did. Controls naming the
+ * same message are applied one after the other in arrival order (a reschedule then a cancel must not
+ * be swapped); controls of different messages go in parallel.
+ *
+ * <p>A cancel from a control message records the cancel when the message is not known yet, so that the
+ * message is dropped if it arrives later (it may travel on another partition or queue). A cancel or
+ * reschedule that comes too late (the message is in flight or delivered) changes nothing: it is logged
+ * as a warning and counted ({@code bridge_cancels_total{outcome="in-flight"}}), not dead-lettered,
+ * since the control message itself was valid and replaying it later could not help.
+ */
+final class ControlApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlApplier.class);
+
+    /** One control message and what it did: a cancel outcome or a due-time change. */
+    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
+    }
+
+    private final DelayStore store;
+    private final BridgeMetrics metrics;
+
+    ControlApplier(DelayStore store, BridgeMetrics metrics) {
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    CompletableFuture<List<Applied>> apply(List<ValidatedMessage.Control> controls) {
+        Map<String, CompletableFuture<?>> lastById = new HashMap<>();
+        List<CompletableFuture<Applied>> applied = new ArrayList<>(controls.size());
+        for (ValidatedMessage.Control control : controls) {
+            String id = control.request().messageId();
+            CompletableFuture<?> previous = lastById.getOrDefault(id, CompletableFuture.completedFuture(null));
+            CompletableFuture<Applied> next = previous.thenCompose(done -> applyOne(control));
+            lastById.put(id, next);
+            applied.add(next);
+        }
+        return CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new))
+                .thenApply(done -> applied.stream().map(CompletableFuture::join).toList());
+    }
+
+    private CompletableFuture<Applied> applyOne(ValidatedMessage.Control control) {
+        if (control.request() instanceof ControlRequest.Reschedule reschedule) {
+            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change));
+        }
+        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null));
+    }
+
+    /** Logs and counts what a control did; returns why the control message must be dead-lettered, or null. */
+    Rejection report(Applied applied) {
+        String id = applied.control().request().messageId();
+        String origin = applied.control().message().origin();
+        if (applied.cancel() != null) {
+            metrics.cancel(applied.cancel(), BridgeMetrics.Via.MESSAGE);
+            switch (applied.cancel()) {
+                case WITHDRAWN -> LOG.info("cancelled {} (control message {}): it will not be delivered", id, origin);
+                case RECORDED -> LOG.info("cancel of {} (control message {}) arrived before the message: recorded, the message is dropped"
+                        + " if it arrives within the cancel window", id, origin);
+                case ALREADY_CANCELLED -> LOG.info("{} was already cancelled (control message {})", id, origin);
+                case IN_FLIGHT -> LOG.warn("cannot cancel {} (control message {}): it is being delivered already", id, origin);
+                case ALREADY_DELIVERED -> LOG.warn("cannot cancel {} (control message {}): it was delivered already", id, origin);
+                case DEAD_LETTER -> LOG.warn("cancel of {} (control message {}) changed nothing: it is a dead letter, not delivered"
+                        + " unless replayed", id, origin);
+                case NOT_FOUND -> LOG.warn("cancel of {} (control message {}) changed nothing: no such message, and with"
+                        + " bridge.cancel.window-ms = 0 no cancel is recorded for a later arrival", id, origin);
+            }
+            return null;
+        }
+        DueTimeChange change = applied.change();
+        metrics.reschedule(change.outcome(), BridgeMetrics.Via.MESSAGE);
+        switch (change.outcome()) {
+            case CHANGED -> LOG.info("rescheduled {} (control message {}): now due at {}", id, origin, change.dueAt());
+            case IN_FLIGHT -> LOG.warn("cannot reschedule {} (control message {}): it is being delivered already", id, origin);
+            case NOT_PENDING -> LOG.warn("cannot reschedule {} (control message {}): no pending message with this id"
+                    + " (not arrived yet, delivered, cancelled or dead)", id, origin);
+            case DELAY_TOO_LONG -> {
+                return new Rejection(DeadLetterReason.DELAY_TOO_LONG,
+                        "x-deliver-at lies beyond the maximum delay, measured on the Redis clock");
+            }
+        }
+        return null;
+    }
+}

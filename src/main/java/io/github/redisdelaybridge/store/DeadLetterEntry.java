@@ -1,0 +1,18 @@
+package io.github.redisdelaybridge.store;
+
+/**
+ * A dead letter as listed ({@code listDeadLetters.lua}): no body, no headers.
+ *
+ * @param deadAt   when it was dead-lettered (epoch ms, Redis clock)
+ * @param size     bytes of its stored record
+ * @param reason   its reason code, or "" if the record is unreadable
+ * @param attempts failed delivery attempts before it was dead-lettered
+ * @param target   the target it was meant for, or "" when it never had a valid one
+ */
+public record DeadLetterEntry(String messageId, long deadAt, long size, String reason, int attempts, String target) implements Listed {
+
+    @Override
+    public ListPosition position() {
+        return new ListPosition(deadAt, messageId);
+    }
+}

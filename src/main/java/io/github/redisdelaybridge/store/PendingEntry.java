@@ -1,0 +1,15 @@
+package io.github.redisdelaybridge.store;
+
+/**
+ * A pending message as listed ({@code listPending.lua}): no body, no headers.
+ *
+ * @param size   bytes of its stored envelope (body, key, headers, target and origin)
+ * @param target its target, or "" if its envelope is unreadable
+ */
+public record PendingEntry(String messageId, long dueAt, int attempts, long size, String target) implements Listed {
+
+    @Override
+    public ListPosition position() {
+        return new ListPosition(dueAt, messageId);
+    }
+}

@@ -1,0 +1,65 @@
+--[[
+  cancel: withdraw a pending message so that it is never delivered; or, when no message with the
+  id is known yet, record the cancel so that the message is dropped when it arrives later
+  (schedule.lua consults the cancelled set).
+
+  Why it is safe: the decision and the change happen in one step. A pending message is withdrawn
+  before any instance can claim it; a claimed message is reported and left alone (its publish
+  may already be on the broker, so withdrawing it could not be exact). Every outcome but a
+  withdrawal or a new record changes nothing, so repeating a cancel is harmless. The cancelled
+  set stays bounded: each call trims at most 1000 records older than the cancel window.
+
+  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
+  KEYS[2] payloads       HASH  field = message id, value = envelope bytes
+  KEYS[3] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[5] cancelled set  ZSET  member = message id, score = cancel time (epoch ms)
+  KEYS[6] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[7] dead letters   HASH  field = message id, value = dead-letter record bytes
+
+  ARGV[1] message id
+  ARGV[2] cancel window in ms (0 keeps no cancel record)
+  ARGV[3] dedupe window in ms
+  ARGV[4] 1 to record a cancel for an id that is not known (it may still arrive), 0 not to
+
+  Returns:
+     1 withdrawn: it was pending; it will not be delivered
+     2 recorded: no such message yet; it is dropped if it arrives within the cancel window
+     0 not known, and nothing recorded (ARGV[4] is 0, or the cancel window is 0)
+    -1 in flight: claimed for delivery; nothing changed
+    -2 delivered within the dedupe window; nothing changed
+    -3 already cancelled within the cancel window; nothing changed
+    -4 a dead letter (it will not be delivered unless replayed); nothing changed
+]]
+-- @include lib/redisNow
+local id = ARGV[1]
+local cancelWindow = tonumber(ARGV[2])
+local dedupeWindow = tonumber(ARGV[3])
+
+local function outcome()
+  if redis.call('ZSCORE', KEYS[3], id) then return -1 end
+  if redis.call('ZSCORE', KEYS[1], id) then
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('HDEL', KEYS[4], id)
+    if cancelWindow > 0 then redis.call('ZADD', KEYS[5], now, id) end
+    return 1
+  end
+  local cancelledAt = redis.call('ZSCORE', KEYS[5], id)
+  if cancelledAt and tonumber(cancelledAt) > now - cancelWindow then return -3 end
+  local deliveredAt = redis.call('ZSCORE', KEYS[6], id)
+  if deliveredAt and tonumber(deliveredAt) > now - dedupeWindow then return -2 end
+  if redis.call('HEXISTS', KEYS[7], id) == 1 then return -4 end
+  if ARGV[4] == '1' and cancelWindow > 0 then
+    redis.call('ZADD', KEYS[5], now, id)
+    return 2
+  end
+  return 0
+end
+
+local result = outcome()
+if cancelWindow > 0 then
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - cancelWindow, 'LIMIT', 0, 1000)
+  if #expired > 0 then redis.call('ZREM', KEYS[5], unpack(expired)) end
+end
+return result

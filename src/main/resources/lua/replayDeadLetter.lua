@@ -1,0 +1,47 @@
+--[[
+  replayDeadLetter: schedule a dead letter again and remove it from the dead-letter store, in one
+  step: it is never in both places, and never in neither.
+
+  Why it is safe: the record is replayed only if it is still the one the caller read (same SHA1),
+  so a record replaced in the meantime is not lost; and only if no message with the same id is
+  pending or in flight, so nothing is overwritten. Replay is an explicit operator decision, so it
+  clears the id's delivered record (dedupe window) and cancel record, which would otherwise make
+  the next schedule of this id a duplicate or a cancelled arrival. The due time comes from Redis's
+  clock and the maximum delay applies, as in schedule.lua.
+
+  KEYS[1] dead letters       HASH  field = message id, value = dead-letter record bytes
+  KEYS[2] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+  KEYS[3] due set            ZSET  member = message id, score = due time (epoch ms)
+  KEYS[4] payloads           HASH  field = message id, value = envelope bytes
+  KEYS[5] delivered set      ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[6] cancelled set      ZSET  member = message id, score = cancel time (epoch ms)
+
+  ARGV[1] message id
+  ARGV[2] SHA1 (hex) of the dead-letter record the caller read
+  ARGV[3] maximum delay in ms
+  ARGV[4] mode: "delay" (ARGV[5] ms from now) or "at" (ARGV[5] is the due time, epoch ms)
+  ARGV[5] value in ms
+  ARGV[6] envelope bytes of the message to schedule
+
+  Returns: the due time (epoch ms, >= 0), or
+    -1 a message with this id is pending or in flight; nothing changed
+    -2 no dead letter with this id; nothing changed
+    -3 the dead letter changed since the caller read it; nothing changed
+    -4 the due time lies beyond the maximum delay; nothing changed
+]]
+local id = ARGV[1]
+local record = redis.call('HGET', KEYS[1], id)
+if not record then return -2 end
+if redis.sha1hex(record) ~= ARGV[2] then return -3 end
+if redis.call('HEXISTS', KEYS[4], id) == 1 then return -1 end
+-- @include lib/redisNow
+local due
+if ARGV[4] == 'delay' then due = now + tonumber(ARGV[5]) else due = tonumber(ARGV[5]) end
+if due - now > tonumber(ARGV[3]) then return -4 end
+redis.call('ZREM', KEYS[5], id)
+redis.call('ZREM', KEYS[6], id)
+redis.call('ZADD', KEYS[3], due, id)
+redis.call('HSET', KEYS[4], id, ARGV[6])
+redis.call('HDEL', KEYS[1], id)
+redis.call('ZREM', KEYS[2], id)
+return due

@@ -1,0 +1,32 @@
+--[[
+  stats: how many messages of one slot are in each state, and when the next one falls due.
+  Changes nothing.
+
+  Why it is safe: read-only; every count is O(log n) (ZCARD, HLEN, ZCOUNT), so it is cheap even
+  with millions of messages waiting.
+
+  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
+  KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[3] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[4] cancelled set  ZSET  member = message id, score = cancel time (epoch ms)
+  KEYS[5] dead letters   HASH  field = message id, value = dead-letter record bytes
+
+  ARGV[1] dedupe window in ms (only deliveries within it are counted)
+  ARGV[2] cancel window in ms (only cancels within it are counted)
+
+  Returns: { now, pending, inFlight, delivered, cancelled, dead, nextDue }
+    nextDue  due time of the earliest pending message (epoch ms), or -1 if none
+]]
+-- @include lib/redisNow
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local nextDue = -1
+if first[2] then nextDue = tonumber(first[2]) end
+return {
+  now,
+  redis.call('ZCARD', KEYS[1]),
+  redis.call('ZCARD', KEYS[2]),
+  redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[1])), '+inf'),
+  redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[2])), '+inf'),
+  redis.call('HLEN', KEYS[5]),
+  nextDue
+}

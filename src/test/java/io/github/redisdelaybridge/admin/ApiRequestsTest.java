@@ -1,0 +1,98 @@
+package io.github.redisdelaybridge.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.redisdelaybridge.inbound.DueTimeParser;
+import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.store.ListPosition;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ApiRequestsTest {
+
+    private static final Set<String> DUE_FIELDS = Set.of("delayMs", "deliverAt");
+
+    private final DueTimeParser parser = new DueTimeParser(86_400_000);
+
+    @Test
+    void cursorsRoundTripAnyIdAndRejectGarbage() {
+        ListPosition position = new ListPosition(1_796_119_200_000L, "order:42/ü timeout");
+
+        assertThat(ApiRequests.cursor(ApiRequests.cursorOf(position))).isEqualTo(position);
+        assertThat(ApiRequests.cursorOf(null)).isNull();
+        assertThat(ApiRequests.cursor(null)).isNull();
+        assertBadRequest(() -> ApiRequests.cursor("garbage!"), "cursor");
+        assertBadRequest(() -> ApiRequests.cursor("bm8tY29sb24"), "cursor");
+        assertBadRequest(() -> ApiRequests.cursor("eDox"), "cursor");
+    }
+
+    @Test
+    void limits() {
+        assertThat(ApiRequests.limit(null, 100, 1_000)).isEqualTo(100);
+        assertThat(ApiRequests.limit(" 7 ", 100, 1_000)).isEqualTo(7);
+        assertThat(ApiRequests.limit("1000", 100, 1_000)).isEqualTo(1_000);
+        for (String bad : new String[] {"0", "-1", "1001", "ten", "", "1.5", "99999999999"}) {
+            assertBadRequest(() -> ApiRequests.limit(bad, 100, 1_000), "limit must be a whole number from 1 to 1000");
+        }
+    }
+
+    @Test
+    void flags() {
+        assertThat(ApiRequests.flag(null, "body")).isFalse();
+        assertThat(ApiRequests.flag("TRUE", "body")).isTrue();
+        assertThat(ApiRequests.flag("false", "body")).isFalse();
+        assertBadRequest(() -> ApiRequests.flag("yes", "body"), "body must be true or false");
+    }
+
+    @Test
+    void dueTimesFromJsonBodies() {
+        assertThat(due("{\"delayMs\": 1500}")).isEqualTo(new DueTime.AfterDelay(1_500));
+        assertThat(due("{\"delayMs\": 1500.2}")).isEqualTo(new DueTime.AfterDelay(1_501));
+        assertThat(due("{\"deliverAt\": 1796119200000}")).isEqualTo(new DueTime.At(1_796_119_200_000L));
+        assertThat(due("{\"deliverAt\": \"2026-12-01T11:00:00+01:00\"}")).isEqualTo(new DueTime.At(1_796_119_200_000L));
+        assertThat(ApiRequests.dueTime(json("{}"), parser, false)).isNull();
+
+        assertBadRequest(() -> due("{}"), "body must give delayMs");
+        assertBadRequest(() -> due("{\"delayMs\": 1, \"deliverAt\": 1}"), "not both");
+        assertBadRequest(() -> due("{\"delayMs\": \"1500\"}"), "delayMs must be a non-negative number");
+        assertBadRequest(() -> due("{\"delayMs\": -1}"), "delayMs must be a non-negative number");
+        assertBadRequest(() -> due("{\"delayMs\": 86400001}"), "delayMs 86400001 ms exceeds the maximum delay of 86400000 ms");
+        assertBadRequest(() -> due("{\"deliverAt\": 1.5}"), "deliverAt must be epoch milliseconds");
+        assertBadRequest(() -> due("{\"deliverAt\": \"noon\"}"), "deliverAt must be epoch milliseconds or an ISO-8601 instant");
+    }
+
+    @Test
+    void jsonBodiesMustBeObjectsWithKnownFields() {
+        assertThat(json("").isEmpty()).isTrue();
+        assertThat(json("  ").isEmpty()).isTrue();
+        assertBadRequest(() -> json("{"), "not valid JSON");
+        assertBadRequest(() -> json("5"), "must be a JSON object");
+        assertBadRequest(() -> json("null"), "must be a JSON object");
+        assertBadRequest(() -> json("{\"delay\": 5}"), "unknown field 'delay'; allowed: delayMs, deliverAt");
+        assertBadRequest(() -> ApiRequests.text(json("{\"deliverAt\": 5}"), "deliverAt"), "deliverAt must be a string");
+    }
+
+    @Test
+    void instants() {
+        assertThat(ApiRequests.instant("1000", "dueBefore", parser)).isEqualTo(1_000);
+        assertThat(ApiRequests.instant("2026-12-01T10:00:00Z", "dueBefore", parser)).isEqualTo(1_796_119_200_000L);
+        assertBadRequest(() -> ApiRequests.instant("soon", "dueBefore", parser), "dueBefore must be epoch milliseconds or an ISO-8601 instant");
+    }
+
+    private DueTime due(String body) {
+        return ApiRequests.dueTime(json(body), parser, true);
+    }
+
+    private static JsonNode json(String body) {
+        return ApiRequests.jsonObject(body, DUE_FIELDS, "{\"delayMs\": 1}");
+    }
+
+    private static void assertBadRequest(Runnable call, String message) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(400);
+            assertThat(e.getMessage()).contains(message);
+        });
+    }
+}
