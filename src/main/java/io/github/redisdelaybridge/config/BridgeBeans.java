@@ -10,7 +10,6 @@ import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
-import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
 import io.github.redisdelaybridge.health.RedisHealthCheck;
@@ -21,34 +20,29 @@ import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
-import io.github.redisdelaybridge.inbound.rabbitmq.RawMessageConverter;
-import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFactory;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.Publishers;
 import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
 import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
-import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelConfiguration;
-import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.health.HealthCheckRegistry;
-import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
@@ -62,7 +56,6 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 public final class BridgeBeans implements CamelConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeBeans.class);
-    private static final int RABBITMQ_CONNECT_TIMEOUT_MS = 5_000;
 
     /** The Prometheus registry Camel serves at /observe/metrics; created here if Camel has not yet. */
     private static MeterRegistry meterRegistry(CamelContext context) {
@@ -90,10 +83,10 @@ public final class BridgeBeans implements CamelConfiguration {
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
         RabbitMqPublisher rabbitMq = rabbitMqSettings.enabled()
-                ? new RabbitMqPublisher(rabbitMqClientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
+                ? new RabbitMqPublisher(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
-                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, rabbitMqOriginDeadLetters(rabbitMqSettings, kafka, rabbitMq));
+                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq));
         Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
         DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
 
@@ -139,8 +132,8 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts()));
         registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
-        CachingConnectionFactory rabbitMqConsumerConnections = rabbitMqConsumerConnections(rabbitMqSettings, settings.instanceId());
-        configureRabbitMqConsumer(context, rabbitMqConsumerConnections);
+        CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId());
+        RabbitMqWiring.configureConsumer(context, rabbitMqConsumerConnections);
 
         context.addService(new ServiceSupport() {
             @Override
@@ -166,53 +159,5 @@ public final class BridgeBeans implements CamelConfiguration {
         }
         LOG.info("admin API on /api: {}", settings.adminToken().isEmpty()
                 ? "loopback clients only (bridge.admin.token is not set)" : "bearer token required");
-    }
-
-    private static DeadLetterChannel rabbitMqOriginDeadLetters(RabbitMqSettings settings, KafkaPublisher kafka, RabbitMqPublisher rabbitMq) {
-        Target channel = Target.parse(settings.deadLetterChannel());
-        if (channel instanceof Target.Kafka topic) {
-            return new KafkaDeadLetterChannel(kafka, topic.topic());
-        }
-        Target.RabbitMq exchange = (Target.RabbitMq) channel;
-        return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey());
-    }
-
-    /** The publisher's connection factory (RabbitMQ client). */
-    private static com.rabbitmq.client.ConnectionFactory rabbitMqClientConnections(RabbitMqSettings settings) {
-        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
-        factory.setHost(settings.host());
-        factory.setPort(settings.port());
-        factory.setUsername(settings.username());
-        factory.setPassword(settings.password());
-        factory.setVirtualHost(settings.virtualHost());
-        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
-        return factory;
-    }
-
-    /**
-     * The consumer's connection factory (Spring, as camel-spring-rabbitmq needs). It connects only when the
-     * inbound route starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
-     * every new connection.
-     */
-    private static CachingConnectionFactory rabbitMqConsumerConnections(RabbitMqSettings settings, String instanceId) {
-        CachingConnectionFactory factory = new CachingConnectionFactory(settings.host(), settings.port());
-        factory.setUsername(settings.username());
-        factory.setPassword(settings.password());
-        factory.setVirtualHost(settings.virtualHost());
-        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
-        factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
-        Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
-        String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
-                ? rabbitMq.routingKey() : null;
-        factory.addConnectionListener(new RabbitMqTopology(settings.inboundQueues(), settings.inboundExchanges(), deadLetterQueue));
-        return factory;
-    }
-
-    /** The inbound route gets every delivery exactly as the broker sent it: raw body, untouched headers. */
-    private static void configureRabbitMqConsumer(CamelContext context, CachingConnectionFactory connections) {
-        SpringRabbitMQComponent component = context.getComponent("spring-rabbitmq", SpringRabbitMQComponent.class);
-        component.setConnectionFactory(connections);
-        component.setListenerContainerFactory(new VerbatimListenerContainerFactory());
-        component.setMessageConverter(new RawMessageConverter());
     }
 }
