@@ -180,7 +180,7 @@ public final class DelayBenchmark {
         int[] rates = options.quick() ? new int[] {5_000, 10_000} : new int[] {4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000, 25_000, 30_000};
         long stepMs = options.quick() ? 6_000 : 20_000;
         long warmupMs = options.quick() ? 2_000 : 3_000;
-        PrecisionScenario.Result r = PrecisionScenario.measure(env, 2_000, rates, stepMs, warmupMs);
+        PrecisionScenario.Result r = PrecisionScenario.measure(env, options.precisionRate(), rates, stepMs, warmupMs);
         PrecisionScenario.Step s = r.target();
         List<String> missed = new ArrayList<>();
         LatencyRecorder l = s.lateness();
@@ -199,7 +199,7 @@ public final class DelayBenchmark {
         if (l.countBelow(0) > 0) {
             missed.add(l.countBelow(0) + " early");
         }
-        table.add("2. precision at 2,000 msg/s (1 s delay, " + stepMs / 1000 + " s)", "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
+        table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
                 String.format("%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d (%s)",
                         l.summary("ms"), l.countBelow(0), s.dueToSent().percentile(50), s.dueToSent().percentile(99),
                         s.sentToReceived().percentile(50), s.sentToReceived().percentile(99), s.cpu()),
