@@ -11,8 +11,8 @@ import java.util.Set;
  * Command-line options of bin/benchmark.
  *
  * <pre>
- *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, peers, pending, herd,
- *                         scaleout
+ *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending,
+ *                         herd, scaleout
  *   --scale F             multiply every message count by F (default 1 = the issue's counts)
  *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
  *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
@@ -32,7 +32,8 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                     Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup,
                     int precisionRate) {
 
-    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "peers", "pending", "herd", "scaleout");
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "herd",
+            "scaleout");
 
     static BenchOptions parse(String[] args) {
         Set<String> scenarios = new LinkedHashSet<>(ALL);

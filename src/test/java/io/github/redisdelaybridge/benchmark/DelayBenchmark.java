@@ -53,6 +53,7 @@ public final class DelayBenchmark {
                         case "drain" -> drain(env);
                         case "phases" -> phases(env);
                         case "precision" -> precision(env);
+                        case "cycle" -> cycle(env);
                         case "peers" -> peers(env);
                         case "pending" -> pending(env);
                         case "herd" -> herd(env);
@@ -211,6 +212,11 @@ public final class DelayBenchmark {
         }
         table.add("2. highest steady rate with p99 <= 25 ms", "report",
                 String.format("%,d msg/s (steps: %s)", r.highestRateWithinP99(), steps), "-");
+    }
+
+    private void cycle(BenchEnvironment env) throws Exception {
+        String report = SteadyCycleProbe.measure(env, options.precisionRate(), options.quick() ? 6_000 : 15_000);
+        table.add("2. dispatch cycle at a steady rate (Dispatcher's loop replayed with timers)", "diagnostic", report, "-");
     }
 
     private void peers(BenchEnvironment env) throws Exception {
