@@ -30,8 +30,27 @@ final class SteadyCycleProbe {
     private SteadyCycleProbe() {
     }
 
-    static String measure(BenchEnvironment env, int rate, long durationMs) throws Exception {
-        String name = "cycle-" + rate;
+    /**
+     * With {@code inboundLoad}, a bridge instance runs next to the probe and ingests the same rate from Kafka
+     * (messages due in a minute, so it never delivers during the probe): the CPU and Redis work of the inbound
+     * path, without its dispatcher having anything to do.
+     */
+    static String measure(BenchEnvironment env, int rate, long durationMs, boolean inboundLoad) throws Exception {
+        String name = "cycle-" + rate + (inboundLoad ? "-loaded" : "");
+        String in = env.topic(name, "inbound");
+        List<io.github.redisdelaybridge.testkit.BridgeInstance> bridges = List.of();
+        Thread publisherThread = null;
+        AtomicBoolean publishing = new AtomicBoolean(true);
+        if (inboundLoad) {
+            env.createTopics(6, in);
+            bridges = env.startBridges(env.bridgeSettings(name + "-bridge", in), 1);
+            publisherThread = new Thread(() -> {
+                while (publishing.get()) {
+                    KafkaLoad.publishSteady(env.producer(), in, rate, 1_000, env.payload(), KafkaLoad.delayHeaders(60_000, in + ".unused"));
+                }
+            }, "cycle-inbound-load");
+            publisherThread.start();
+        }
         String target = env.topic(name, "target");
         env.createTopics(1, target);
         LatencyRecorder claimLate = new LatencyRecorder();
@@ -103,14 +122,21 @@ final class SteadyCycleProbe {
             }
             feeding.set(false);
             feeder.join();
-            String report = String.format("at %,d/s: claimed-due %s; sent-due %s; per delivering cycle (%d cycles, p50 %d msgs): "
+            String report = String.format("%sat %,d/s: claimed-due %s; sent-due %s; per delivering cycle (%d cycles, p50 %d msgs): "
                             + "claim %s, broker acks %s, acknowledge %s; sleep overshoot %s",
-                    rate, claimLate.summary("ms"), sendLate.summary("ms"), perCycle.count(), perCycle.percentile(50),
+                    inboundLoad ? "with a bridge ingesting the same rate alongside, " : "alone, ", rate, claimLate.summary("ms"),
+                    sendLate.summary("ms"), perCycle.count(), perCycle.percentile(50),
                     claimUs.summary("us"), brokerAckUs.summary("us"), acknowledgeUs.summary("us"), sleepOvershootUs.summary("us"));
             System.out.println("cycle probe " + report);
             return report;
         } finally {
+            publishing.set(false);
+            if (publisherThread != null) {
+                publisherThread.join();
+            }
+            BenchEnvironment.stopBridges(bridges);
             env.deleteKeys(env.prefix(name));
+            env.deleteKeys(env.prefix(name + "-bridge"));
         }
     }
 }
