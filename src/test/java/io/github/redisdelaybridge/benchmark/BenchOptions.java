@@ -11,8 +11,8 @@ import java.util.Set;
  * Command-line options of bin/benchmark.
  *
  * <pre>
- *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, peers, pending, herd,
- *                         scaleout
+ *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending,
+ *                         herd, scaleout
  *   --scale F             multiply every message count by F (default 1 = the issue's counts)
  *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
  *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
@@ -22,15 +22,18 @@ import java.util.Set;
  *                         quarter of a core (the machine is shared; the table records what they used)
  *   --repeat R            run ceiling, ingest and drain R times and report the best (default 3, 1 with --quick):
  *                         on a shared machine noise only ever slows a run down
+ *   --precision-rate N    the steady rate of the precision scenario's headline step (default 2000, the issue's)
  *   --no-warmup           skip the JIT warm-up (an untimed ingest and drain of 50,000 messages) before measuring
  *   --set KEY=VALUE       override a bridge or Camel setting in every bridge instance (repeatable), to try a
  *                         tuning, e.g. --set bridge.dispatch.batch-size=2000
  * </pre>
  */
 record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out,
-                    Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup) {
+                    Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup,
+                    int precisionRate) {
 
-    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "peers", "pending", "herd", "scaleout");
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "herd",
+            "scaleout");
 
     static BenchOptions parse(String[] args) {
         Set<String> scenarios = new LinkedHashSet<>(ALL);
@@ -44,6 +47,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         int waitQuiet = 0;
         int repeats = -1;
         boolean warmup = true;
+        int precisionRate = 2_000;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> {
@@ -70,6 +74,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 case "--wait-quiet" -> waitQuiet = Integer.parseInt(args[++i]);
                 case "--repeat" -> repeats = Integer.parseInt(args[++i]);
                 case "--no-warmup" -> warmup = false;
+                case "--precision-rate" -> precisionRate = Integer.parseInt(args[++i]);
                 case "--set" -> {
                     String pair = args[++i];
                     int eq = pair.indexOf('=');
@@ -80,7 +85,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 }
                 case "--help", "-h" -> {
                     System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
-                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--repeat R] [--no-warmup] [--set bridge.KEY=VALUE ...]");
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--repeat R] [--no-warmup] [--precision-rate N] [--set bridge.KEY=VALUE ...]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
@@ -92,7 +97,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         List<String> ordered = new ArrayList<>(ALL);
         ordered.retainAll(scenarios);
         return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides), waitQuiet,
-                repeats > 0 ? repeats : quick ? 1 : 3, warmup);
+                repeats > 0 ? repeats : quick ? 1 : 3, warmup, precisionRate);
     }
 
     /** A message count scaled by --scale, never below {@code floor}. */

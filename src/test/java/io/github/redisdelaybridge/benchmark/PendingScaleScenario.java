@@ -25,6 +25,7 @@ final class PendingScaleScenario {
     static final int CLAIM_BATCH = 500;
 
     record Result(int small, int large, LatencyRecorder claimSmallMicros, LatencyRecorder claimLargeMicros,
+                  LatencyRecorder claimSmallServerMicros, LatencyRecorder claimLargeServerMicros,
                   double bytesPerMessageSmall, double bytesPerMessageLarge, double plainBytesPerMessage, int envelopeBytes,
                   double plainWithEnvelopeBytesPerMessage) {
     }
@@ -41,13 +42,17 @@ final class PendingScaleScenario {
             long before = env.usedMemory();
             StoreLoader.load(store.store(), idPrefix, 0, small, farFuture(), target, env.payload());
             double perSmall = (env.usedMemory() - before) / (double) small;
-            LatencyRecorder claimSmall = claimLatency(env, store, samples, "s");
-            System.out.printf("pending %d: %.0f bytes/message, claim of %d: %s%n", small, perSmall, CLAIM_BATCH, claimSmall.summary("us"));
+            LatencyRecorder claimSmallServer = new LatencyRecorder();
+            LatencyRecorder claimSmall = claimLatency(env, store, samples, "s", claimSmallServer);
+            System.out.printf("pending %d: %.0f bytes/message, claim of %d: client %s, in Redis %s%n", small, perSmall, CLAIM_BATCH,
+                    claimSmall.summary("us"), claimSmallServer.summary("us"));
 
             StoreLoader.load(store.store(), idPrefix, small, large - small, farFuture(), target, env.payload());
             double perLarge = (env.usedMemory() - before) / (double) large;
-            LatencyRecorder claimLarge = claimLatency(env, store, samples, "l");
-            System.out.printf("pending %d: %.0f bytes/message, claim of %d: %s%n", large, perLarge, CLAIM_BATCH, claimLarge.summary("us"));
+            LatencyRecorder claimLargeServer = new LatencyRecorder();
+            LatencyRecorder claimLarge = claimLatency(env, store, samples, "l", claimLargeServer);
+            System.out.printf("pending %d: %.0f bytes/message, claim of %d: client %s, in Redis %s%n", large, perLarge, CLAIM_BATCH,
+                    claimLarge.summary("us"), claimLargeServer.summary("us"));
             env.deleteKeys(prefix);
             awaitFreed(env, before);
 
@@ -58,7 +63,7 @@ final class PendingScaleScenario {
             double plainEnvelope = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large, envelope);
             System.out.printf("plain ZSET+HASH layout: %.0f bytes/message with the 100-byte body as value, %.0f with the bridge's "
                     + "%d-byte envelope as value%n", plain, plainEnvelope, envelope.length);
-            return new Result(small, large, claimSmall, claimLarge, perSmall, perLarge, plain, envelope.length, plainEnvelope);
+            return new Result(small, large, claimSmall, claimLarge, claimSmallServer, claimLargeServer, perSmall, perLarge, plain, envelope.length, plainEnvelope);
         } finally {
             env.deleteKeys(prefix);
         }
@@ -68,27 +73,47 @@ final class PendingScaleScenario {
         return new DueTime.At(System.currentTimeMillis() + StoreLoader.FAR_FUTURE_MS);
     }
 
-    /** Per sample: store 500 messages due now (untimed), claim them (timed), acknowledge them (untimed). */
-    private static LatencyRecorder claimLatency(BenchEnvironment env, BenchEnvironment.StoreHandle store, int samples, String tag)
-            throws Exception {
+    /**
+     * Per sample: store 500 messages due now (untimed), claim them (timed at the client, and in Redis: the
+     * script's own run time from INFO commandstats, reset just before), acknowledge them (untimed).
+     */
+    private static LatencyRecorder claimLatency(BenchEnvironment env, BenchEnvironment.StoreHandle store, int samples, String tag,
+                                                LatencyRecorder serverMicros) throws Exception {
         LatencyRecorder micros = new LatencyRecorder();
         Keys keys = store.keys();
         int warmup = 5;
         for (int s = 0; s < samples + warmup; s++) {
             StoreLoader.load(store.store(), "claim-" + tag + s + "-", 0, CLAIM_BATCH, new DueTime.At(0), "bench.claimed", env.payload());
+            env.redis().configResetstat();
             long t0 = System.nanoTime();
             ClaimedBatch batch = store.store().claim(0, CLAIM_BATCH, 60_000, "bench:" + tag + s).get(30, TimeUnit.SECONDS);
             long elapsed = (System.nanoTime() - t0) / 1_000;
+            long inRedis = evalshaMicros(env);
             if (batch.messages().size() != CLAIM_BATCH) {
                 throw new IllegalStateException("claimed " + batch.messages().size() + " instead of " + CLAIM_BATCH);
             }
             if (s >= warmup) {
                 micros.record(elapsed);
+                serverMicros.record(inRedis);
             }
             store.store().acknowledge(0, batch.messages()).get(30, TimeUnit.SECONDS);
         }
         env.redis().unlink(keys.delivered(0));
         return micros;
+    }
+
+    /** Total run time of EVALSHA calls since the last CONFIG RESETSTAT. */
+    private static long evalshaMicros(BenchEnvironment env) {
+        for (String line : env.redis().info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                    if (field.startsWith("usec=")) {
+                        return Long.parseLong(field.substring(5));
+                    }
+                }
+            }
+        }
+        return -1;
     }
 
     private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, String idPrefix, int count, byte[] value)
