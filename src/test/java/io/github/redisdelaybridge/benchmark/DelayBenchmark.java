@@ -220,6 +220,8 @@ public final class DelayBenchmark {
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, false), "-");
         table.add("2. dispatch cycle at a steady rate, a bridge ingesting alongside", "diagnostic",
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, true), "-");
+        table.add("2. dispatch cycle at a steady rate, stored in bursts of 400 (one inbound poll batch)", "diagnostic",
+                SteadyCycleProbe.measure(env, options.precisionRate(), duration, false, 400), "-");
     }
 
     private void peers(BenchEnvironment env) throws Exception {
