@@ -201,9 +201,9 @@ public final class DelayBenchmark {
             missed.add(l.countBelow(0) + " early");
         }
         table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
-                String.format("%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d (%s)",
+                String.format("%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d; %.0f inbound offset commits/s (%s)",
                         l.summary("ms"), l.countBelow(0), s.dueToSent().percentile(50), s.dueToSent().percentile(99),
-                        s.sentToReceived().percentile(50), s.sentToReceived().percentile(99), s.cpu()),
+                        s.sentToReceived().percentile(50), s.sentToReceived().percentile(99), s.commitsPerSecond(), s.cpu()),
                 ResultTable.verdict(missed.isEmpty(), String.join(", ", missed)));
         StringBuilder steps = new StringBuilder();
         for (PrecisionScenario.Step step : r.search()) {
@@ -220,6 +220,8 @@ public final class DelayBenchmark {
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, false), "-");
         table.add("2. dispatch cycle at a steady rate, a bridge ingesting alongside", "diagnostic",
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, true), "-");
+        table.add("2. dispatch cycle at a steady rate, stored in bursts of 400 (one inbound poll batch)", "diagnostic",
+                SteadyCycleProbe.measure(env, options.precisionRate(), duration, false, 400), "-");
     }
 
     private void peers(BenchEnvironment env) throws Exception {

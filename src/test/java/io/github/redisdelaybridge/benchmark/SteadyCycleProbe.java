@@ -36,7 +36,15 @@ final class SteadyCycleProbe {
      * path, without its dispatcher having anything to do.
      */
     static String measure(BenchEnvironment env, int rate, long durationMs, boolean inboundLoad) throws Exception {
-        String name = "cycle-" + rate + (inboundLoad ? "-loaded" : "");
+        return measure(env, rate, durationMs, inboundLoad, 1);
+    }
+
+    /**
+     * With {@code burst} > 1 the feeder stores that many messages in one schedule call every burst/rate
+     * seconds (as the inbound route stores one Kafka poll batch), so they share one due millisecond.
+     */
+    static String measure(BenchEnvironment env, int rate, long durationMs, boolean inboundLoad, int burst) throws Exception {
+        String name = "cycle-" + rate + (inboundLoad ? "-loaded" : "") + (burst > 1 ? "-burst" + burst : "");
         String in = env.topic(name, "inbound");
         List<io.github.redisdelaybridge.testkit.BridgeInstance> bridges = List.of();
         Thread publisherThread = null;
@@ -68,14 +76,18 @@ final class SteadyCycleProbe {
             AtomicBoolean feeding = new AtomicBoolean(true);
             Thread feeder = new Thread(() -> {
                 long start = System.nanoTime();
-                double interval = 1e9 / rate;
+                double interval = 1e9 * burst / rate;
                 for (int i = 0; feeding.get(); i++) {
                     long wait = start + (long) (i * interval) - System.nanoTime();
                     if (wait > 200_000) {
                         LockSupport.parkNanos(wait);
                     }
-                    String id = "cycle.inbound-0-" + i;
-                    store.schedule(List.of(new ScheduleRequest(id, new DueTime.AfterDelay(200), StoreLoader.envelope(id, target, env.payload()))));
+                    List<ScheduleRequest> requests = new ArrayList<>(burst);
+                    for (int j = 0; j < burst; j++) {
+                        String id = "cycle.inbound-0-" + (i * burst + j);
+                        requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(200), StoreLoader.envelope(id, target, env.payload())));
+                    }
+                    store.schedule(requests);
                 }
             }, "cycle-feeder");
             feeder.start();
@@ -124,7 +136,8 @@ final class SteadyCycleProbe {
             feeder.join();
             String report = String.format("%sat %,d/s: claimed-due %s; sent-due %s; per delivering cycle (%d cycles, p50 %d msgs): "
                             + "claim %s, broker acks %s, acknowledge %s; sleep overshoot %s",
-                    inboundLoad ? "with a bridge ingesting the same rate alongside, " : "alone, ", rate, claimLate.summary("ms"),
+                    (inboundLoad ? "with a bridge ingesting the same rate alongside, " : "alone, ")
+                            + (burst > 1 ? "stored in bursts of " + burst + ", " : "stored evenly, "), rate, claimLate.summary("ms"),
                     sendLate.summary("ms"), perCycle.count(), perCycle.percentile(50),
                     claimUs.summary("us"), brokerAckUs.summary("us"), acknowledgeUs.summary("us"), sleepOvershootUs.summary("us"));
             System.out.println("cycle probe " + report);
