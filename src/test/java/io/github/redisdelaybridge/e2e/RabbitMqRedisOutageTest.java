@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.ChildRedis;
+import io.github.redisdelaybridge.testkit.RedisServerProcess;
 import io.github.redisdelaybridge.testkit.LogCapture;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient.Received;
@@ -30,8 +30,8 @@ class RabbitMqRedisOutageTest {
     private static final int HELD = 30;
 
     @Test
-    void deliveriesArrivingWhileRedisIsDownAreNotAckedAndComeBack() {
-        try (ChildRedis redis = new ChildRedis();
+    void deliveriesArrivingWhileRedisIsDownAreNotAckedAndComeBack() throws InterruptedException {
+        try (RedisServerProcess redis = new RedisServerProcess(NAME, false).start();
              LogCapture logs = new LogCapture();
              RabbitMqTestClient rabbit = new RabbitMqTestClient()) {
             rabbit.declareQueue(TARGET);

@@ -49,6 +49,11 @@ public final class RedisServerProcess implements AutoCloseable {
         return this;
     }
 
+    /** SIGTERM: a clean stop; without {@code durable}, everything it held is lost. */
+    public void stop() throws InterruptedException {
+        process.stop(Duration.ofSeconds(10));
+    }
+
     /** SIGKILL: whatever was acknowledged must be in the append-only file. */
     public void crash() throws InterruptedException {
         process.kill();
