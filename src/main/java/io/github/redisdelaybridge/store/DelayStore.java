@@ -21,6 +21,11 @@ public final class DelayStore {
 
     /** Messages per schedule script call: keeps each call well under a millisecond of Redis time. */
     static final int SCHEDULE_CHUNK = 200;
+    /**
+     * Messages per claim or acknowledge script call at most: the scripts pass a batch to one Redis command
+     * through Lua's unpack, which takes a few thousand values at most, and a bounded call stays short.
+     */
+    static final int MAX_MESSAGES_PER_CALL = 1_000;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     static final int LIST_SCAN_BUDGET = 1_000;
 
@@ -99,7 +104,8 @@ public final class DelayStore {
     public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, String leaseToken) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)),
                 bytes(keys.leases(slot)), bytes(keys.attempts(slot))};
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs), bytes(leaseToken))
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(Math.min(limit, MAX_MESSAGES_PER_CALL)),
+                        number(leaseMs), bytes(leaseToken))
                 .thenApply(reply -> {
                     List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 2) / 4);
                     for (int i = 2; i < reply.size(); i += 4) {
@@ -112,6 +118,18 @@ public final class DelayStore {
 
     /** Deletes delivered messages of one slot; returns how many still held the caller's lease. */
     public CompletableFuture<Long> acknowledge(int slot, List<ClaimedMessage> delivered) {
+        if (delivered.size() <= MAX_MESSAGES_PER_CALL) {
+            return acknowledgeChunk(slot, delivered);
+        }
+        CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
+        for (int from = 0; from < delivered.size(); from += MAX_MESSAGES_PER_CALL) {
+            CompletableFuture<Long> chunk = acknowledgeChunk(slot, delivered.subList(from, Math.min(delivered.size(), from + MAX_MESSAGES_PER_CALL)));
+            total = total.thenCombine(chunk, Long::sum);
+        }
+        return total;
+    }
+
+    private CompletableFuture<Long> acknowledgeChunk(int slot, List<ClaimedMessage> delivered) {
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.leases(slot)),
                 bytes(keys.attempts(slot)), bytes(keys.delivered(slot))};
         byte[][] args = new byte[1 + 2 * delivered.size()][];

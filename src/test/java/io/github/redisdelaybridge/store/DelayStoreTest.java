@@ -323,6 +323,29 @@ class DelayStoreTest {
     }
 
     @Test
+    void batchesLargerThanOneScriptCallAreClaimedInPartsAndAcknowledgedWhole() throws Exception {
+        int count = DelayStore.MAX_MESSAGES_PER_CALL * 2 + 500;
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            requests.add(new ScheduleRequest("m-" + i, new DueTime.At(1_000 + i), envelope("m-" + i, "body-" + i)));
+        }
+        await(store.schedule(requests));
+
+        List<ClaimedMessage> claimed = new ArrayList<>();
+        ClaimedBatch first = claim(0, count);
+        claimed.addAll(first.messages());
+        while (claimed.size() < count) {
+            claimed.addAll(claim(0, count).messages());
+        }
+
+        assertThat(first.messages()).hasSize(DelayStore.MAX_MESSAGES_PER_CALL);
+        assertThat(claimed).extracting(ClaimedMessage::messageId).doesNotHaveDuplicates().hasSize(count);
+        assertThat(await(store.acknowledge(0, claimed))).isEqualTo(count);
+        assertThat(hlen(store.keys().payloads(0))).isZero();
+        assertThat(deliveredScore(0, "m-" + (count - 1))).isNotNull();
+    }
+
+    @Test
     void acknowledgeWithAWrongTokenDeletesNothing() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
@@ -612,6 +635,10 @@ class DelayStoreTest {
 
     private static byte[] hget(String key, String field) throws Exception {
         return redis().hget(bytes(key), bytes(field)).get(10, TimeUnit.SECONDS);
+    }
+
+    private static long hlen(String key) throws Exception {
+        return redis().hlen(bytes(key)).get(10, TimeUnit.SECONDS);
     }
 
     private static String sha1OfScript(String name) {
