@@ -6,8 +6,6 @@ import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanIterator;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.File;
@@ -21,6 +19,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import kafka.testkit.KafkaClusterTestKit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -51,6 +50,7 @@ final class BenchEnvironment implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final RedisClient redisClient;
     private final StatefulRedisConnection<String, String> redisConnection;
+    private final StandaloneRedis standaloneRedis;
     private final byte[] payload = new byte[PAYLOAD_BYTES];
     private final Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -83,6 +83,7 @@ final class BenchEnvironment implements AutoCloseable {
         this.producer = new KafkaProducer<>(p);
         this.redisClient = RedisClient.create(redisUri);
         this.redisConnection = redisClient.connect();
+        this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid());
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) ('a' + i % 26);
         }
@@ -105,6 +106,11 @@ final class BenchEnvironment implements AutoCloseable {
         return redisConnection.sync();
     }
 
+    /** The benchmark's one Redis as the bridges' store, with the slot count of --set bridge.redis.slots (default 1). */
+    BridgeRedis standaloneRedis() {
+        return standaloneRedis;
+    }
+
     long redisPid() {
         return redisProcess == null ? -1 : redisProcess.pid();
     }
@@ -114,7 +120,7 @@ final class BenchEnvironment implements AutoCloseable {
     }
 
     CpuMeter cpu() {
-        return CpuMeter.start(redisPid());
+        return standaloneRedis.cpu();
     }
 
     /** A topic name unique to this run. */
@@ -230,18 +236,22 @@ final class BenchEnvironment implements AutoCloseable {
 
     /** The bridges' store, with their slot count. */
     StoreHandle store(String prefix) {
-        return store(prefix, slots());
+        return standaloneRedis.store(prefix);
     }
 
     /** The bridge's own store (its Lua scripts, its key layout) on a connection of the benchmark's. */
     StoreHandle store(String prefix, int slots) {
-        RedisConnection connection = new RedisConnection(redisUri, Duration.ofSeconds(30));
-        Keys keys = new Keys(prefix, slots);
-        return new StoreHandle(connection, new DelayStore(connection.async(), keys,
-                new io.github.redisdelaybridge.store.StoreLimits(365L * 24 * 3600 * 1000, 24L * 3600 * 1000, 24L * 3600 * 1000, 100_000, 7L * 24 * 3600 * 1000)), keys);
+        return StoreHandle.open(new RedisConnection(redisUri, Duration.ofSeconds(30)), new Keys(prefix, slots));
     }
 
     record StoreHandle(RedisConnection connection, DelayStore store, Keys keys) implements AutoCloseable {
+
+        /** The bridge's DelayStore on {@code connection}, with limits no benchmark message comes near. */
+        static StoreHandle open(RedisConnection connection, Keys keys) {
+            return new StoreHandle(connection, new DelayStore(connection.async(), keys,
+                    new io.github.redisdelaybridge.store.StoreLimits(365L * 24 * 3600 * 1000, 24L * 3600 * 1000, 24L * 3600 * 1000, 100_000, 7L * 24 * 3600 * 1000)), keys);
+        }
+
         @Override
         public void close() {
             connection.close();
@@ -250,21 +260,12 @@ final class BenchEnvironment implements AutoCloseable {
 
     /** Messages waiting in the due sets of a key prefix. */
     long pending(Keys keys) {
-        long total = 0;
-        for (int slot = 0; slot < keys.slotCount(); slot++) {
-            total += redis().zcard(keys.due(slot));
-        }
-        return total;
+        return standaloneRedis.pending(keys);
     }
 
     /** Deletes (UNLINK, so large keys go in the background) every key under a prefix. */
     void deleteKeys(String prefix) {
-        List<String> found = new ArrayList<>();
-        ScanIterator<String> keys = ScanIterator.scan(redis(), ScanArgs.Builder.matches(prefix + ":*").limit(1000));
-        keys.forEachRemaining(found::add);
-        if (!found.isEmpty()) {
-            redis().unlink(found.toArray(String[]::new));
-        }
+        standaloneRedis.deleteKeys(prefix);
     }
 
     long usedMemory() {
@@ -288,6 +289,29 @@ final class BenchEnvironment implements AutoCloseable {
                 return System.currentTimeMillis();
             }
             if (System.currentTimeMillis() > deadline) {
+                return -1;
+            }
+            Thread.sleep(pollMs);
+        }
+    }
+
+    /**
+     * Polls a count until it reaches {@code expected}; returns System.currentTimeMillis() of that moment, or -1
+     * once the count has not grown for {@code stallMs}: a slow run that still progresses is waited for, a
+     * stuck one (messages lost) is reported without waiting minutes.
+     */
+    static long awaitCount(LongSupplier count, long expected, long stallMs, long pollMs) throws InterruptedException {
+        long last = -1;
+        long lastGrowth = System.currentTimeMillis();
+        while (true) {
+            long now = count.getAsLong();
+            if (now >= expected) {
+                return System.currentTimeMillis();
+            }
+            if (now > last) {
+                last = now;
+                lastGrowth = System.currentTimeMillis();
+            } else if (System.currentTimeMillis() - lastGrowth > stallMs) {
                 return -1;
             }
             Thread.sleep(pollMs);

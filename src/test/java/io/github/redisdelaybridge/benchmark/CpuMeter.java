@@ -7,29 +7,30 @@ import java.nio.file.Path;
 
 /**
  * CPU used during one measurement, as a share of one core: by this JVM (bridge, Kafka broker, load
- * generator), by the benchmark's redis-server, and by everything else on the machine (other engineers'
- * builds): the last tells how noisy a figure is.
+ * generator), by the benchmark's redis-server (or the masters of its Redis Cluster, summed), and by
+ * everything else on the machine (other engineers' builds): the last tells how noisy a figure is.
  */
 final class CpuMeter {
 
     private static final double TICK_MS = 10.0; // USER_HZ = 100 on Linux
 
-    private final long redisPid;
+    private final long[] redisPids;
     private final long startNanos;
     private final long startJvmNanos;
     private final long startRedisTicks;
     private final long[] startMachine;
 
-    private CpuMeter(long redisPid) {
-        this.redisPid = redisPid;
+    private CpuMeter(long... redisPids) {
+        this.redisPids = redisPids.clone();
         this.startNanos = System.nanoTime();
         this.startJvmNanos = jvmCpuNanos();
-        this.startRedisTicks = processTicks(redisPid);
+        this.startRedisTicks = processTicks(this.redisPids);
         this.startMachine = machineTicks();
     }
 
-    static CpuMeter start(long redisPid) {
-        return new CpuMeter(redisPid);
+    /** Measures from now; {@code redisPids} are the Redis processes (none or -1: Redis is not ours to measure). */
+    static CpuMeter start(long... redisPids) {
+        return new CpuMeter(redisPids);
     }
 
     /** CPU used by processes other than this JVM and the benchmark's redis-server, in % of one core, over the window. */
@@ -42,7 +43,7 @@ final class CpuMeter {
     private double othersPercent() {
         double wallMs = (System.nanoTime() - startNanos) / 1e6;
         double jvmMs = (jvmCpuNanos() - startJvmNanos) / 1e6;
-        double redisMs = redisPid > 0 ? (processTicks(redisPid) - startRedisTicks) * TICK_MS : 0;
+        double redisMs = measuresRedis() ? (processTicks(redisPids) - startRedisTicks) * TICK_MS : 0;
         double busyMs = (machineTicks()[0] - startMachine[0]) * TICK_MS;
         return 100 * Math.max(0, busyMs - jvmMs - redisMs) / wallMs;
     }
@@ -51,13 +52,30 @@ final class CpuMeter {
     String stop() {
         double wallMs = (System.nanoTime() - startNanos) / 1e6;
         double jvmMs = (jvmCpuNanos() - startJvmNanos) / 1e6;
-        double redisMs = redisPid > 0 ? (processTicks(redisPid) - startRedisTicks) * TICK_MS : -1;
+        double redisMs = measuresRedis() ? (processTicks(redisPids) - startRedisTicks) * TICK_MS : -1;
         long[] machine = machineTicks();
         double busyMs = (machine[0] - startMachine[0]) * TICK_MS;
         double others = Math.max(0, busyMs - jvmMs - Math.max(0, redisMs));
         int cores = Runtime.getRuntime().availableProcessors();
         return String.format("cpu: jvm %.0f%%, redis %s, others %.0f%% of %d00%%", 100 * jvmMs / wallMs,
                 redisMs < 0 ? "n/a" : String.format("%.0f%%", 100 * redisMs / wallMs), 100 * others / wallMs, cores);
+    }
+
+    private boolean measuresRedis() {
+        for (long pid : redisPids) {
+            if (pid > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long processTicks(long[] pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            sum += processTicks(pid);
+        }
+        return sum;
     }
 
     private static long jvmCpuNanos() {

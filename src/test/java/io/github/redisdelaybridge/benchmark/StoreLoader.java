@@ -7,7 +7,7 @@ import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -80,9 +80,9 @@ final class StoreLoader {
 
     /**
      * Moves every pending message of a key prefix to {@code dueAt} (and those whose id starts with
-     * {@code probePrefix} to {@code probeDueAt}), in one script per slot.
+     * {@code probePrefix} to {@code probeDueAt}), in one script per slot (on a cluster, run by the master owning it).
      */
-    static long retime(RedisCommands<String, String> redis, Keys keys, long dueAt, String probePrefix, long probeDueAt) {
+    static long retime(RedisClusterCommands<String, String> redis, Keys keys, long dueAt, String probePrefix, long probeDueAt) {
         long total = 0;
         for (int slot = 0; slot < keys.slotCount(); slot++) {
             Long moved = redis.eval(RETIME, ScriptOutputType.INTEGER, new String[] {keys.due(slot)},

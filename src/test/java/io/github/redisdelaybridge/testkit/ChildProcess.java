@@ -111,6 +111,11 @@ public final class ChildProcess implements AutoCloseable {
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
     }
 
+    /** The process id, for measuring its CPU time. */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -45,6 +45,11 @@ public final class RedisClusterProcesses implements AutoCloseable {
         return ports.stream().map(port -> "redis://127.0.0.1:" + port).collect(Collectors.joining(","));
     }
 
+    /** Process ids of the masters, for measuring their CPU time. */
+    public List<Long> pids() {
+        return servers.stream().map(ChildProcess::pid).toList();
+    }
+
     private static void awaitPong(int port) throws IOException, InterruptedException {
         for (int i = 0; i < 100; i++) {
             if (cli(port, "PING").contains("PONG")) {
