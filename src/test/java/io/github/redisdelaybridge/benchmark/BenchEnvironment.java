@@ -214,6 +214,10 @@ final class BenchEnvironment implements AutoCloseable {
         for (int i = 0; i < instances; i++) {
             Map<String, String> own = new LinkedHashMap<>(settings);
             own.put("bridge.instance-id", "bench-" + i);
+            // each instance its own HTTP port: on the shared default port, the second one's server fails to bind
+            String httpPort = Integer.toString(io.github.redisdelaybridge.testkit.FreePorts.next());
+            own.put("camel.server.port", httpPort);
+            own.put("camel.management.port", httpPort);
             bridges.add(BridgeInstance.start(own));
         }
         return bridges;
