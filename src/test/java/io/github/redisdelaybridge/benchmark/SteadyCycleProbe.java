@@ -111,7 +111,7 @@ final class SteadyCycleProbe {
                 }
                 List<CompletableFuture<Void>> publishes = new ArrayList<>();
                 for (ClaimedMessage message : batch.messages()) {
-                    Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+                    Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
                     publishes.add(publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt()));
                     if (measured) {
                         claimLate.record(batch.redisNow() - message.dueAt());

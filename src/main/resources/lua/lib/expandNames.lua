@@ -1,0 +1,83 @@
+--[[
+  expandNames (a fragment, included by the scripts that return a payload): turns an envelope from the
+  stored form back into the wire form, so that the bridge never sees codes.
+
+  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte; a varint is
+  unsigned LEB128 (lib/varint):
+
+    wire form: what the bridge writes and reads (script arguments and replies)
+      byte 0    0xDB   magic
+      byte 1    0x03   version 3
+      byte 2    flags  (key, headers, typed headers, properties, origin number, tombstone)
+      varint length, then that many bytes: the target, e.g. kafka:orders.expired
+      varint length, then that many bytes: the origin stem, e.g. kafka:delay.inbound/0@
+      the rest: origin number (e.g. the Kafka offset), key, headers, properties, body
+
+    stored form: what the payloads hash holds
+      byte 0    tag    the names hash's tag field when the payload was interned
+      byte 1    0x83   version 3, names interned
+      byte 2    flags  as in the wire form
+      varint           target code        (names hash: c:<code> = name, n:<name> = code)
+      varint           origin stem code
+      the rest, byte for byte as in the wire form
+
+  The names hash (one per slot, store/Keys.names) is append-only: n:<name> = code, c:<code> = name,
+  next = the last code handed out, tag = a byte drawn from Redis's clock when the hash was created.
+  A payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+
+    local names = namesExpander(namesKey)   one per script call: it remembers the names it looked up
+    names.expand(payload)    the wire form. A payload whose tag differs from the names hash's, or whose
+                             codes the hash lacks (the key was deleted or replaced), is returned as it is:
+                             the bridge refuses it with a message that says so and dead-letters it
+                             (corrupt-envelope), rather than this script failing a whole claim
+    names.target(payload)    just the target, of any form, without copying the body; '' when unreadable
+]]
+-- @include lib/varint
+-- @include lib/envelopeTarget
+local function namesExpander(namesKey)
+  local names = {}
+  local tag
+
+  local function namesTag()
+    if tag == nil then tag = tonumber(redis.call('HGET', namesKey, 'tag')) or false end
+    return tag
+  end
+
+  local function nameOf(code)
+    local name = names[code]
+    if name == nil then
+      name = redis.call('HGET', namesKey, 'c:' .. code)
+      names[code] = name
+    end
+    return name
+  end
+
+  -- target, origin stem and the position where the rest starts; nil when the codes cannot be resolved
+  local function resolve(payload)
+    if string.byte(payload, 1) ~= namesTag() then return nil end
+    local targetCode, stemAt = readVarint(payload, 4)
+    if not targetCode then return nil end
+    local stemCode, restAt = readVarint(payload, stemAt)
+    if not stemCode then return nil end
+    local target, stem = nameOf(targetCode), nameOf(stemCode)
+    if not target or not stem then return nil end
+    return target, stem, restAt
+  end
+
+  local expander = {}
+
+  function expander.expand(payload)
+    if string.byte(payload, 2) ~= 0x83 then return payload end
+    local target, stem, restAt = resolve(payload)
+    if not target then return payload end
+    return string.char(0xDB, 3, string.byte(payload, 3)) .. varint(#target) .. target .. varint(#stem) .. stem
+      .. string.sub(payload, restAt)
+  end
+
+  function expander.target(payload)
+    if string.byte(payload, 2) == 0x83 then return (resolve(payload)) or '' end
+    return envelopeTarget(payload, 1) or ''
+  end
+
+  return expander
+end
