@@ -2,7 +2,7 @@
   expandNames (a fragment, included by the scripts that return a payload): turns an envelope from the
   stored form back into the wire form, so that the bridge never sees codes.
 
-  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte; a varint is
+  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte (offsets from 0); a varint is
   unsigned LEB128 (lib/varint):
 
     wire form: what the bridge writes and reads (script arguments and replies)
@@ -15,8 +15,7 @@
 
     stored form: what the payloads hash holds
       byte 0    tag    the names hash's tag field when the payload was interned
-      byte 1    0x83   version 3, names interned
-      byte 2    flags  as in the wire form
+      byte 1    0x80 + flags: the high bit marks the stored form, the rest are the wire form's flags
       varint           target code        (names hash: c:<code> = name, n:<name> = code)
       varint           origin stem code
       the rest, byte for byte as in the wire form
@@ -55,7 +54,7 @@ local function namesExpander(namesKey)
   -- target, origin stem and the position where the rest starts; nil when the codes cannot be resolved
   local function resolve(payload)
     if string.byte(payload, 1) ~= namesTag() then return nil end
-    local targetCode, stemAt = readVarint(payload, 4)
+    local targetCode, stemAt = readVarint(payload, 3)
     if not targetCode then return nil end
     local stemCode, restAt = readVarint(payload, stemAt)
     if not stemCode then return nil end
@@ -66,16 +65,21 @@ local function namesExpander(namesKey)
 
   local expander = {}
 
+  local function isStored(payload)
+    local head = string.byte(payload, 2)
+    return head ~= nil and head >= 0x80
+  end
+
   function expander.expand(payload)
-    if string.byte(payload, 2) ~= 0x83 then return payload end
+    if not isStored(payload) then return payload end
     local target, stem, restAt = resolve(payload)
     if not target then return payload end
-    return string.char(0xDB, 3, string.byte(payload, 3)) .. varint(#target) .. target .. varint(#stem) .. stem
+    return string.char(0xDB, 3, string.byte(payload, 2) - 0x80) .. varint(#target) .. target .. varint(#stem) .. stem
       .. string.sub(payload, restAt)
   end
 
   function expander.target(payload)
-    if string.byte(payload, 2) == 0x83 then return (resolve(payload)) or '' end
+    if isStored(payload) then return (resolve(payload)) or '' end
     return envelopeTarget(payload, 1) or ''
   end
 

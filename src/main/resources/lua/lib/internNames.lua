@@ -3,7 +3,7 @@
   wire form into the stored form, so that a payload carries two small codes instead of its target and
   origin stem (names that many messages share), and its size stays close to its body's.
 
-  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte; a varint is
+  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte (offsets from 0); a varint is
   unsigned LEB128 (lib/varint):
 
     wire form: what the bridge writes and reads (script arguments and replies)
@@ -16,8 +16,7 @@
 
     stored form: what the payloads hash holds
       byte 0    tag    the names hash's tag field when the payload was interned
-      byte 1    0x83   version 3, names interned
-      byte 2    flags  as in the wire form
+      byte 1    0x80 + flags: the high bit marks the stored form, the rest are the wire form's flags
       varint           target code        (names hash: c:<code> = name, n:<name> = code)
       varint           origin stem code
       the rest, byte for byte as in the wire form
@@ -64,12 +63,13 @@ local function namesInterner(namesKey)
   end
 
   return function(envelope)
-    if string.byte(envelope, 1) ~= 0xDB or string.byte(envelope, 2) ~= 3 or #envelope < 3 then return envelope end
+    local flags = string.byte(envelope, 3)
+    if string.byte(envelope, 1) ~= 0xDB or string.byte(envelope, 2) ~= 3 or not flags or flags >= 0x80 then return envelope end
     local targetLength, targetAt = readVarint(envelope, 4)
     if not targetLength or targetAt + targetLength - 1 > #envelope then return envelope end
     local stemLength, stemAt = readVarint(envelope, targetAt + targetLength)
     if not stemLength or stemAt + stemLength - 1 > #envelope then return envelope end
-    local head = string.char(namesTag(), 0x83, string.byte(envelope, 3))
+    local head = string.char(namesTag(), 0x80 + flags)
     local targetCode = codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
     local stemCode = codeOf(string.sub(envelope, stemAt, stemAt + stemLength - 1))
     return head .. varint(targetCode) .. varint(stemCode) .. string.sub(envelope, stemAt + stemLength)

@@ -35,8 +35,7 @@ import java.util.Objects;
  * <pre>
  *   byte 0   the names hash's tag (a byte drawn when that hash was created: a payload whose tag differs
  *            was interned into a names hash that no longer exists, and is not expanded)
- *   byte 1   0x83 version 3, names interned
- *   byte 2   flags, as in the wire form
+ *   byte 1   0x80 + flags: the high bit marks the stored form; the flags are the wire form's
  *   varint   target code
  *   varint   origin stem code
  *   the rest of the wire form, unchanged (origin number onward)
@@ -70,8 +69,8 @@ public final class EnvelopeCodec {
     static final int VERSION_RAW_HEADERS = 1;
     static final int VERSION_TYPED_HEADERS = 2;
     static final int VERSION_COMPACT = 3;
-    /** Version 3 with target and origin stem interned: only ever inside Redis. */
-    static final int VERSION_COMPACT_STORED = 0x83;
+    /** Set in byte 1 of version 3's stored form (target and origin stem interned): only ever inside Redis. */
+    static final int STORED_FORM_BIT = 0x80;
 
     static final int FLAG_KEY = 0x01;
     static final int FLAG_HEADERS = 0x02;
@@ -94,7 +93,7 @@ public final class EnvelopeCodec {
      */
     public static Envelope decode(String messageId, byte[] encoded) {
         Objects.requireNonNull(messageId, "messageId");
-        if (encoded.length >= 2 && (encoded[1] & 0xFF) == VERSION_COMPACT_STORED) {
+        if (encoded.length >= 2 && (encoded[1] & STORED_FORM_BIT) != 0) {
             throw new IllegalArgumentException("envelope still in Redis's stored form: Redis could not turn its target and origin codes"
                     + " back into names, because the slot's names hash lacks them (was that key deleted or replaced?)");
         }

@@ -242,7 +242,7 @@ class EnvelopeCodecTest {
 
     @Test
     void refusesTheStoredFormWithAMessageAboutTheNamesHash() {
-        byte[] stored = {(byte) 0x17, (byte) 0x83, 0, 1, 2, 'b'};
+        byte[] stored = {(byte) 0x17, (byte) (0x80 | EnvelopeCodec.FLAG_ORIGIN_NUMBER), 1, 2, 5, 'b'};
 
         assertRejected(stored, "stored form");
         assertRejected(stored, "names hash");
@@ -303,7 +303,7 @@ class EnvelopeCodecTest {
 
     @Test
     void rejectsUnknownVersions() {
-        for (int version : new int[] {0, 4, 0x03 | 0x40, 255}) {
+        for (int version : new int[] {0, 4, 0x43, 0x7F}) {
             byte[] encoded = EnvelopeCodec.encode(envelope(null, List.of(), bytes("b")));
             encoded[1] = (byte) version;
 

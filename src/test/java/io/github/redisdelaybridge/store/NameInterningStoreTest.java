@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -73,11 +74,12 @@ class NameInterningStoreTest {
         schedule(envelope);
 
         byte[] stored = payload(envelope.messageId());
-        assertThat(stored[1]).as("stored form").isEqualTo((byte) 0x83);
+        assertThat(stored[1]).as("stored form: 0x80 + flags (origin number)").isEqualTo((byte) (0x80 | EnvelopeCodec.FLAG_ORIGIN_NUMBER));
         assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain("kafka:");
-        // tag, version, flags, two one-byte codes, the offset as a 3-byte varint: 8 bytes, so a 100-byte body
-        // stays within jemalloc's 112-byte bin with its 4 bytes of sds header and terminator
-        assertThat(stored).hasSize(body.length + 8);
+        // tag, stored-form bit + flags, two one-byte codes, the offset as a 3-byte varint: 7 bytes, so a 100-byte
+        // body stays within jemalloc's 112-byte bin with its 4 bytes of sds header and terminator (with offsets
+        // up to 2^28 too)
+        assertThat(stored).hasSize(body.length + 7);
         assertThat(claimAll()).containsExactly(envelope);
     }
 
@@ -177,7 +179,7 @@ class NameInterningStoreTest {
 
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("m-1", "old-1");
         ClaimedMessage lost = claimed.stream().filter(m -> m.messageId().equals("m-1")).findFirst().orElseThrow();
-        assertThat(lost.encodedEnvelope()[1]).isEqualTo((byte) 0x83);
+        assertThat(lost.encodedEnvelope()[1] & 0x80).as("stored form").isNotZero();
         assertThatThrownBy(() -> EnvelopeCodec.decode("m-1", lost.encodedEnvelope())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("stored form").hasMessageContaining("names hash");
         ClaimedMessage fine = claimed.stream().filter(m -> m.messageId().equals("old-1")).findFirst().orElseThrow();
@@ -196,8 +198,41 @@ class NameInterningStoreTest {
 
         byte[] first = await(store.inspect("m-1")).envelope();
 
-        assertThat(first[1]).as("left in the stored form, not read as kafka:successor").isEqualTo((byte) 0x83);
+        assertThat(first[1] & 0x80).as("left in the stored form, not read as kafka:successor").isNotZero();
         assertThat(inspectEnvelope("m-2").target()).isEqualTo("kafka:successor");
+    }
+
+    @Test
+    void damagedPayloadsNeverFailAClaimAListingOrAnInspection() throws Exception {
+        schedule(envelope("good", "kafka:out", "kafka:in/0@1", "fine"));
+        int tag = Integer.parseInt(names().get("tag"));
+        Random random = new Random(42);
+        List<byte[]> damaged = new ArrayList<>(List.of(new byte[0], new byte[] {1}, new byte[] {(byte) tag, (byte) 0x90},
+                new byte[] {(byte) tag, (byte) 0x90, (byte) 0xFF}, new byte[] {(byte) tag, (byte) 0x90, 1, 99, 5},
+                new byte[] {(byte) 0xDB, 1, 0, 0, 0, 9}, new byte[] {(byte) 0xDB, 3, 0, 120, 'x'}));
+        for (int i = 0; i < 40; i++) {
+            byte[] bytes = new byte[random.nextInt(12)];
+            random.nextBytes(bytes);
+            damaged.add(bytes);
+        }
+        for (int i = 0; i < damaged.size(); i++) {
+            redis().hset(bytes(keys.payloads(0)), bytes("bad-" + i), damaged.get(i)).get(5, TimeUnit.SECONDS);
+            redis().zadd(bytes(keys.due(0)), 1_000, bytes("bad-" + i)).get(5, TimeUnit.SECONDS);
+        }
+
+        assertThat(await(store.listPending(null, null, null, 1_000)).entries()).hasSize(damaged.size() + 1);
+        assertThat(await(store.inspect("bad-3")).envelope()).isEqualTo(damaged.get(3));
+        List<ClaimedMessage> claimed = await(store.claim(0, 1_000, LEASE_MS, "me:1")).messages();
+
+        assertThat(claimed).hasSize(damaged.size() + 1);
+        for (ClaimedMessage message : claimed) {
+            if (message.messageId().equals("good")) {
+                assertThat(EnvelopeCodec.decode("good", message.encodedEnvelope()).body()).isEqualTo(bytes("fine"));
+            } else {
+                assertThat(message.encodedEnvelope()).as(message.messageId())
+                        .isEqualTo(damaged.get(Integer.parseInt(message.messageId().substring(4))));
+            }
+        }
     }
 
     // --- helpers ----------------------------------------------------------------------------------------------
