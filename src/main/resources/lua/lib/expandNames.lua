@@ -51,31 +51,57 @@ local function namesExpander(namesKey)
     return name
   end
 
-  -- target, origin stem and the position where the rest starts; nil when the codes cannot be resolved
+  -- where the rest starts after the two codes; nil when they cannot be read
+  local function restAtOf(payload)
+    local targetCode, stemCode = string.byte(payload, 3, 4)
+    if stemCode and targetCode < 128 and stemCode < 128 then return 5 end  -- one-byte codes: the usual case
+    local _, stemAt = readVarint(payload, 3)
+    if not stemAt then return nil end
+    local _, restAt = readVarint(payload, stemAt)
+    return restAt
+  end
+
+  -- target and origin stem; nil when the codes cannot be resolved
   local function resolve(payload)
     if string.byte(payload, 1) ~= namesTag() then return nil end
     local targetCode, stemAt = readVarint(payload, 3)
     if not targetCode then return nil end
-    local stemCode, restAt = readVarint(payload, stemAt)
+    local stemCode = readVarint(payload, stemAt)
     if not stemCode then return nil end
     local target, stem = nameOf(targetCode), nameOf(stemCode)
     if not target or not stem then return nil end
-    return target, stem, restAt
+    return target, stem
   end
-
-  local expander = {}
 
   local function isStored(payload)
     local head = string.byte(payload, 2)
     return head ~= nil and head >= 0x80
   end
 
+  -- A claim returns many payloads with the same few heads (tag, flags, codes): each is resolved once,
+  -- then a payload costs a table look-up and one concatenation.
+  local wireHeads = {}
+
+  local function wireHeadOf(storedHead)
+    local target, stem = resolve(storedHead)
+    if not target then return false end
+    return string.char(0xDB, 3, string.byte(storedHead, 2) - 0x80) .. varint(#target) .. target .. varint(#stem) .. stem
+  end
+
+  local expander = {}
+
   function expander.expand(payload)
     if not isStored(payload) then return payload end
-    local target, stem, restAt = resolve(payload)
-    if not target then return payload end
-    return string.char(0xDB, 3, string.byte(payload, 2) - 0x80) .. varint(#target) .. target .. varint(#stem) .. stem
-      .. string.sub(payload, restAt)
+    local restAt = restAtOf(payload)
+    if not restAt then return payload end
+    local storedHead = string.sub(payload, 1, restAt - 1)
+    local wireHead = wireHeads[storedHead]
+    if wireHead == nil then
+      wireHead = wireHeadOf(storedHead)
+      wireHeads[storedHead] = wireHead
+    end
+    if not wireHead then return payload end
+    return wireHead .. string.sub(payload, restAt)
   end
 
   function expander.target(payload)

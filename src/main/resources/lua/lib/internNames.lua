@@ -62,16 +62,26 @@ local function namesInterner(namesKey)
     return code
   end
 
+  -- A batch carries the same few flags, target and origin stem combinations: each is looked up once, then
+  -- an envelope costs a table look-up and one concatenation.
+  local storedHeads = {}
+
   return function(envelope)
-    local flags = string.byte(envelope, 3)
-    if string.byte(envelope, 1) ~= 0xDB or string.byte(envelope, 2) ~= 3 or not flags or flags >= 0x80 then return envelope end
+    local magic, version, flags = string.byte(envelope, 1, 3)
+    if magic ~= 0xDB or version ~= 3 or not flags or flags >= 0x80 then return envelope end
     local targetLength, targetAt = readVarint(envelope, 4)
-    if not targetLength or targetAt + targetLength - 1 > #envelope then return envelope end
+    if not targetLength then return envelope end
     local stemLength, stemAt = readVarint(envelope, targetAt + targetLength)
     if not stemLength or stemAt + stemLength - 1 > #envelope then return envelope end
-    local head = string.char(namesTag(), 0x80 + flags)
-    local targetCode = codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
-    local stemCode = codeOf(string.sub(envelope, stemAt, stemAt + stemLength - 1))
-    return head .. varint(targetCode) .. varint(stemCode) .. string.sub(envelope, stemAt + stemLength)
+    local namesEnd = stemAt + stemLength - 1
+    local wireHead = string.sub(envelope, 3, namesEnd)
+    local storedHead = storedHeads[wireHead]
+    if not storedHead then
+      local targetCode = codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
+      local stemCode = codeOf(string.sub(envelope, stemAt, namesEnd))
+      storedHead = string.char(namesTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode)
+      storedHeads[wireHead] = storedHead
+    end
+    return storedHead .. string.sub(envelope, namesEnd + 1)
   end
 end

@@ -125,6 +125,21 @@ class NameInterningStoreTest {
     }
 
     @Test
+    void codesBeyondOneByteRoundTripToo() throws Exception {
+        List<Envelope> envelopes = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            envelopes.add(envelope("m-" + i, "kafka:target-" + i, i % 2 == 0 ? "rabbitmq:orders" : "kafka:in/" + i + "@" + i, "body " + i));
+        }
+
+        schedule(envelopes.toArray(Envelope[]::new));
+
+        assertThat(Integer.parseInt(names().get("next"))).as("codes handed out").isEqualTo(200 + 1 + 100);
+        assertThat(await(store.listPending(null, null, "kafka:target-199", 10)).entries()).extracting(PendingEntry::messageId)
+                .containsExactly("m-199");
+        assertThat(claimAll()).containsExactlyInAnyOrderElementsOf(envelopes);
+    }
+
+    @Test
     void payloadsStoredByAnEarlierBridgeAreStillClaimedInspectedAndListed() throws Exception {
         Envelope version1 = envelope("old-1", "kafka:legacy", "kafka:in/0@5", "written by 0.1");
         Envelope version2 = new Envelope("old-2", "rabbitmq:/typed", "rabbitmq:in", null,
