@@ -4,8 +4,9 @@
 
   Why it is safe: read-only, and bounded: one call examines at most ARGV[6] messages, so a
   target filter that matches little cannot stall Redis; the caller goes on from the position
-  returned. The target is read from the envelope's head, without its body (lib/expandNames: the
-  stored form's target code, or the text of versions 1 and 2); an envelope it cannot read has target ''.
+  returned. The target is read from the envelope's head, without copying its body (lib/expandNames:
+  the stored form's target code, or the text of the wire form and of versions 1 and 2); an envelope
+  it cannot read has target ''.
 
   KEYS[1] due set   ZSET  member = message id, score = due time (epoch ms)
   KEYS[2] payloads  HASH  field = message id, value = envelope in its stored form (lib/internNames)
@@ -20,10 +21,10 @@
   ARGV[6] examine at most this many messages
 
   Returns: { finished, lastDue, lastId, id1, due1, attempts1, size1, target1, id2, ... }
-    size             bytes the envelope takes in Redis (stored form)
     finished         1 when the slot has nothing more in range after the last examined message
     lastDue, lastId  position of the last message examined (ARGV[1], ARGV[2] if none): a next
                      call starting there misses nothing
+    size             bytes the envelope takes in Redis (its stored form)
 ]]
 -- @include lib/rankAfter
 -- @include lib/expandNames
