@@ -8,9 +8,10 @@
 
   KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[3] payloads       HASH  field = message id, value = envelope bytes
+  KEYS[3] payloads       HASH  field = message id, value = envelope in its stored form (lib/internNames)
   KEYS[4] leases         HASH  field = message id, value = lease token of the claimer
   KEYS[5] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[6] names          HASH  the slot's interned targets and origin stems (lib/expandNames)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms
@@ -20,8 +21,12 @@
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
+    envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
+             be resolved is returned as stored, and the bridge dead-letters it
 ]]
 -- @include lib/redisNow
+-- @include lib/expandNames
+local names = namesExpander(KEYS[6])
 local leaseUntil = now + tonumber(ARGV[2])
 local token = ARGV[3]
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
@@ -45,7 +50,7 @@ if #due > 0 then
       result[#result + 1] = ids[i]
       result[#result + 1] = tonumber(due[2 * i])
       result[#result + 1] = tonumber(attempts[i] or 0)
-      result[#result + 1] = envelopes[i]
+      result[#result + 1] = names.expand(envelopes[i])
     end
   end
   if #leases > 0 then

@@ -6,8 +6,8 @@
   filter that matches little cannot stall Redis; the caller goes on from the position returned.
   The summary is read from the record's header (DeadLetterCodec version 1: magic 0xDE, version 1,
   uint16 length + reason, uint16 length + detail, int32 attempts, int32 envelope length, then the
-  envelope: magic 0xDB, version 1, int32 length + id, int32 length + target); a record it cannot
-  read has reason '' and target ''.
+  envelope in the wire form, whose target lib/envelopeTarget reads); a record it cannot read has
+  reason '' and target ''.
 
   KEYS[1] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[2] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
@@ -24,6 +24,7 @@
                        call starting there misses nothing
 ]]
 -- @include lib/rankAfter
+-- @include lib/envelopeTarget
 
 local function summaryOf(record)
   if #record < 16 or string.byte(record, 1) ~= 0xDE or string.byte(record, 2) ~= 1 then return '', 0, '' end
@@ -33,11 +34,7 @@ local function summaryOf(record)
     local at = 5 + reasonLength
     at = at + 2 + struct.unpack('>H', record, at)
     local attemptCount = struct.unpack('>i4', record, at)
-    local envelope = at + 8
-    if string.byte(record, envelope) ~= 0xDB or string.byte(record, envelope + 1) ~= 1 then return reasonCode, attemptCount, '' end
-    local idLength = struct.unpack('>i4', record, envelope + 2)
-    local targetLength = struct.unpack('>i4', record, envelope + 6 + idLength)
-    return reasonCode, attemptCount, string.sub(record, envelope + 10 + idLength, envelope + 9 + idLength + targetLength)
+    return reasonCode, attemptCount, envelopeTarget(record, at + 8) or ''
   end)
   if ok then return reason, attempts, target end
   return '', 0, ''

@@ -4,12 +4,14 @@
 
   Why it is safe: read-only, and bounded: one call examines at most ARGV[6] messages, so a
   target filter that matches little cannot stall Redis; the caller goes on from the position
-  returned. The target is read from the envelope's header (EnvelopeCodec version 1: magic 0xDB,
-  version 1, int32 length + id, int32 length + target); an envelope it cannot read has target ''.
+  returned. The target is read from the envelope's head, without copying its body (lib/expandNames:
+  the stored form's target code, or the text of the wire form and of versions 1 and 2); an envelope
+  it cannot read has target ''.
 
   KEYS[1] due set   ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] payloads  HASH  field = message id, value = envelope bytes
+  KEYS[2] payloads  HASH  field = message id, value = envelope in its stored form (lib/internNames)
   KEYS[3] attempts  HASH  field = message id, value = failed delivery attempts so far
+  KEYS[4] names     HASH  the slot's interned targets and origin stems (lib/expandNames)
 
   ARGV[1] start after this due time (epoch ms), or '-inf' to start at the first message
   ARGV[2] ... and, among messages due at exactly ARGV[1], after this id ('' : none skipped)
@@ -22,19 +24,11 @@
     finished         1 when the slot has nothing more in range after the last examined message
     lastDue, lastId  position of the last message examined (ARGV[1], ARGV[2] if none): a next
                      call starting there misses nothing
+    size             bytes the envelope takes in Redis (its stored form)
 ]]
 -- @include lib/rankAfter
-
-local function targetOf(envelope)
-  if #envelope < 10 or string.byte(envelope, 1) ~= 0xDB or string.byte(envelope, 2) ~= 1 then return '' end
-  local ok, target = pcall(function()
-    local idLength = struct.unpack('>i4', envelope, 3)
-    local targetLength = struct.unpack('>i4', envelope, 7 + idLength)
-    return string.sub(envelope, 11 + idLength, 10 + idLength + targetLength)
-  end)
-  if ok then return target end
-  return ''
-end
+-- @include lib/expandNames
+local names = namesExpander(KEYS[4])
 
 local afterDue, afterId = ARGV[1], ARGV[2]
 local before = ARGV[3]
@@ -60,7 +54,7 @@ while found < limit and examined < budget do
     result[2], result[3] = due, id
     local envelope = redis.call('HGET', KEYS[2], id)
     if envelope then
-      local target = targetOf(envelope)
+      local target = names.target(envelope)
       if wanted == '' or target == wanted then
         result[#result + 1] = id
         result[#result + 1] = due

@@ -12,16 +12,17 @@
   KEYS[1] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[2] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
   KEYS[3] due set            ZSET  member = message id, score = due time (epoch ms)
-  KEYS[4] payloads           HASH  field = message id, value = envelope bytes
+  KEYS[4] payloads           HASH  field = message id, value = envelope in its stored form (lib/internNames)
   KEYS[5] delivered set      ZSET  member = message id, score = delivery time (epoch ms)
   KEYS[6] cancelled set      ZSET  member = message id, score = cancel time (epoch ms)
+  KEYS[7] names              HASH  the slot's interned targets and origin stems (lib/internNames)
 
   ARGV[1] message id
   ARGV[2] SHA1 (hex) of the dead-letter record the caller read
   ARGV[3] maximum delay in ms
   ARGV[4] mode: "delay" (ARGV[5] ms from now) or "at" (ARGV[5] is the due time, epoch ms)
   ARGV[5] value in ms
-  ARGV[6] envelope bytes of the message to schedule
+  ARGV[6] envelope of the message to schedule (wire form; stored with its target and origin stem interned)
 
   Returns: the due time (epoch ms, >= 0), or
     -1 a message with this id is pending or in flight; nothing changed
@@ -35,13 +36,14 @@ if not record then return -2 end
 if redis.sha1hex(record) ~= ARGV[2] then return -3 end
 if redis.call('HEXISTS', KEYS[4], id) == 1 then return -1 end
 -- @include lib/redisNow
+-- @include lib/internNames
 local due
 if ARGV[4] == 'delay' then due = now + tonumber(ARGV[5]) else due = tonumber(ARGV[5]) end
 if due - now > tonumber(ARGV[3]) then return -4 end
 redis.call('ZREM', KEYS[5], id)
 redis.call('ZREM', KEYS[6], id)
 redis.call('ZADD', KEYS[3], due, id)
-redis.call('HSET', KEYS[4], id, ARGV[6])
+redis.call('HSET', KEYS[4], id, namesInterner(KEYS[7])(ARGV[6]))
 redis.call('HDEL', KEYS[1], id)
 redis.call('ZREM', KEYS[2], id)
 return due

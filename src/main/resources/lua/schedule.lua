@@ -8,16 +8,18 @@
   cancel window is not stored at all, so a cancel wins even when it arrived first.
 
   KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] payloads       HASH  field = message id, value = envelope bytes
+  KEYS[2] payloads       HASH  field = message id, value = envelope in its stored form (lib/internNames)
   KEYS[3] delivered set  ZSET  member = message id, score = delivery time (dedupe window)
   KEYS[4] cancelled set  ZSET  member = message id, score = cancel time (cancel window)
+  KEYS[5] names          HASH  the slot's interned targets and origin stems (lib/internNames)
 
   ARGV[1] maximum delay in ms (a due time further than this from now is refused)
   ARGV[2] dedupe window in ms (a delivered record older than this no longer blocks the id; the
           acknowledge script trims such records only lazily, so they may still be in the set)
   ARGV[3] cancel window in ms (a cancel record older than this no longer blocks the id; the
           cancel script trims such records only lazily)
-  ARGV[4..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope
+  ARGV[4..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope (wire form;
+          stored with its target and origin stem interned)
 
   Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
     -1 already pending or in flight (not stored again)
@@ -27,6 +29,8 @@
   followed by one last element: Redis's current time (epoch ms).
 ]]
 -- @include lib/redisNow
+-- @include lib/internNames
+local intern = namesInterner(KEYS[5])
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
@@ -47,7 +51,7 @@ for i = 4, #ARGV, 4 do
     results[#results + 1] = -3
   else
     redis.call('ZADD', KEYS[1], due, id)
-    redis.call('HSET', KEYS[2], id, envelope)
+    redis.call('HSET', KEYS[2], id, intern(envelope))
     results[#results + 1] = due
   end
 end

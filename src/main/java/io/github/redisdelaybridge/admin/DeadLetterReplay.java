@@ -57,7 +57,7 @@ final class DeadLetterReplay {
         }
         DeadLetter deadLetter;
         try {
-            deadLetter = DeadLetterCodec.decode(facts.deadRecord());
+            deadLetter = DeadLetterCodec.decode(id, facts.deadRecord());
         } catch (RuntimeException unreadable) {
             throw ApiException.conflict("dead letter " + quoted + " cannot be read (" + unreadable.getMessage() + "); it can only be deleted");
         }

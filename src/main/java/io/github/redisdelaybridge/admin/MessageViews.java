@@ -32,8 +32,8 @@ final class MessageViews {
                 view.dueAt = state == MessageState.PENDING ? facts.dueAt() : null;
                 view.leaseUntil = state == MessageState.IN_FLIGHT ? facts.leaseUntil() : null;
                 view.attempts = facts.attempts();
-                view.size = (long) facts.envelope().length;
-                addEnvelope(view, facts.envelope(), withBody);
+                view.size = facts.envelopeSize();
+                addEnvelope(view, facts.messageId(), facts.envelope(), withBody);
             }
             case DEAD -> addDeadLetter(view, facts, withBody);
             case CANCELLED -> view.cancelledAt = facts.cancelledAt();
@@ -57,10 +57,10 @@ final class MessageViews {
         return view.build();
     }
 
-    private static void addEnvelope(MessageView.Builder view, byte[] encoded, boolean withBody) {
+    private static void addEnvelope(MessageView.Builder view, String messageId, byte[] encoded, boolean withBody) {
         Envelope envelope;
         try {
-            envelope = EnvelopeCodec.decode(encoded);
+            envelope = EnvelopeCodec.decode(messageId, encoded);
         } catch (RuntimeException e) {
             view.unreadable = e.getMessage();
             return;
@@ -75,7 +75,7 @@ final class MessageViews {
         view.size = (long) facts.deadRecord().length;
         DeadLetter deadLetter;
         try {
-            deadLetter = DeadLetterCodec.decode(facts.deadRecord());
+            deadLetter = DeadLetterCodec.decode(facts.messageId(), facts.deadRecord());
         } catch (RuntimeException e) {
             view.unreadable = e.getMessage();
             return;

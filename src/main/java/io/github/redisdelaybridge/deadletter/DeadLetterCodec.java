@@ -19,6 +19,9 @@ import java.io.UncheckedIOException;
  *   int32 attempts
  *   int32 length, then the message as an envelope (EnvelopeCodec; target "" when it had none)
  * </pre>
+ * The message id is not in the record (version 3 envelopes carry none): it is the dead-letter hash field the
+ * record is stored under, and the reader is given it. Records written before version 3 hold a version 1 or 2
+ * envelope, which is read as well.
  */
 public final class DeadLetterCodec {
 
@@ -48,7 +51,8 @@ public final class DeadLetterCodec {
         return buffer.toByteArray();
     }
 
-    public static DeadLetter decode(byte[] encoded) {
+    /** @param messageId the id the record is stored under (dead-letter hash field) */
+    public static DeadLetter decode(String messageId, byte[] encoded) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
             if (in.readUnsignedByte() != MAGIC) {
                 throw new IllegalArgumentException("not a dead-letter record");
@@ -64,7 +68,7 @@ public final class DeadLetterCodec {
             if (length < 0 || length != in.available()) {
                 throw new IllegalArgumentException("corrupt dead-letter record: envelope length " + length);
             }
-            Envelope envelope = EnvelopeCodec.decode(in.readNBytes(length));
+            Envelope envelope = EnvelopeCodec.decode(messageId, in.readNBytes(length));
             return new DeadLetter(envelope.messageId(), reason, detail, envelope.origin(), envelope.target(), attempts,
                     envelope.key(), envelope.headers(), envelope.properties(), envelope.body());
         } catch (IOException e) {

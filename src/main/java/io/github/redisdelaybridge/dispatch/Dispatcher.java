@@ -246,7 +246,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
 
     private CompletableFuture<Void> publish(ClaimedMessage message) {
         try {
-            Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+            Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
             return publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt());
         } catch (RuntimeException unreadable) {
             return CompletableFuture.failedFuture(new UnreadableRecordException(unreadable));
@@ -296,7 +296,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     }
 
     private static DeadLetter exhaustedDeadLetter(ClaimedMessage message, int attempts, Throwable failure) {
-        Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+        Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
         List<MessageHeader> headers = new ArrayList<>(envelope.headers());
         headers.add(MessageHeader.text(DelayHeaders.TARGET, envelope.target()));
         return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED,

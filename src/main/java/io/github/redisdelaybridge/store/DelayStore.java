@@ -80,7 +80,8 @@ public final class DelayStore {
     }
 
     private CompletableFuture<Void> scheduleChunk(int slot, List<Integer> chunk, List<ScheduleRequest> requests, ScheduleResult[] results) {
-        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot))};
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)),
+                bytes(keys.names(slot))};
         byte[][] args = new byte[3 + 4 * chunk.size()][];
         args[0] = number(limits.maxDelayMs());
         args[1] = number(limits.dedupeWindowMs());
@@ -103,7 +104,7 @@ public final class DelayStore {
     /** Claims up to {@code limit} due messages of one slot under a lease of {@code leaseMs}. */
     public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, String leaseToken) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)),
-                bytes(keys.leases(slot)), bytes(keys.attempts(slot))};
+                bytes(keys.leases(slot)), bytes(keys.attempts(slot)), bytes(keys.names(slot))};
         return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(Math.min(limit, MAX_MESSAGES_PER_CALL)),
                         number(leaseMs), bytes(leaseToken))
                 .thenApply(reply -> {
@@ -215,11 +216,12 @@ public final class DelayStore {
     public CompletableFuture<MessageFacts> inspect(String messageId) {
         int slot = keys.slotOf(messageId);
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
-                bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)), bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+                bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)), bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot)),
+                bytes(keys.names(slot))};
         return inspect.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, bytes(messageId), number(limits.dedupeWindowMs()),
                 number(limits.cancelWindowMs())).thenApply(r -> new MessageFacts(messageId, (Long) r.get(0), (Long) r.get(1),
                 (Long) r.get(2), ((Long) r.get(3)).intValue(), (byte[]) r.get(4), (Long) r.get(5), (Long) r.get(6), (Long) r.get(7),
-                (byte[]) r.get(8)));
+                (byte[]) r.get(8), (Long) r.get(9)));
     }
 
     /**
@@ -229,7 +231,7 @@ public final class DelayStore {
     public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, Long dueBefore, String target, int limit) {
         List<CompletableFuture<SlotPage<PendingEntry>>> pages = new ArrayList<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
-            byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot))};
+            byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)), bytes(keys.names(slot))};
             pages.add(listPending.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterId(after),
                     dueBefore == null ? bytes("+inf") : number(dueBefore), number(limit), bytes(target == null ? "" : target),
                     number(LIST_SCAN_BUDGET)).thenApply(reply -> SlotPage.of(reply, 5, (r, i) -> new PendingEntry(
@@ -259,7 +261,7 @@ public final class DelayStore {
     public CompletableFuture<ReplayResult> replayDeadLetter(byte[] recordRead, ScheduleRequest request) {
         int slot = keys.slotOf(request.messageId());
         byte[][] slotKeys = {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot)), bytes(keys.due(slot)),
-                bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot))};
+                bytes(keys.payloads(slot)), bytes(keys.delivered(slot)), bytes(keys.cancelled(slot)), bytes(keys.names(slot))};
         return replayDeadLetter.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(request.messageId()), bytes(sha1Hex(recordRead)),
                 number(limits.maxDelayMs()), dueMode(request.dueTime()), dueValue(request.dueTime()), EnvelopeCodec.encode(request.envelope()))
                 .thenApply(ReplayResult::fromScriptCode);

@@ -1,25 +1,55 @@
 package io.github.redisdelaybridge.store;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 
 /**
- * Binary, versioned encoding of an {@link Envelope} for storage in Redis.
+ * Binary, versioned encoding of an {@link Envelope} for storage in Redis. The writer uses version 3; the
+ * reader also reads versions 1 and 2, which earlier bridges wrote, so their pending messages are delivered.
  *
- * <p>Layout (all integers big-endian; "bytes" = int32 length then the bytes, -1 for null; "text" =
- * bytes holding UTF-8):
+ * <p><b>Version 3, wire form</b>: what this class writes and reads. A varint is unsigned LEB128 (7 bits a
+ * byte, low group first, the high bit set on every byte but the last).
+ * <pre>
+ *   byte 0   0xDB magic
+ *   byte 1   3    version
+ *   byte 2   flags: 0x01 key present, 0x02 headers present, 0x04 headers typed (a format byte each),
+ *                   0x08 properties present, 0x10 origin ends in a number, 0x20 tombstone (no body)
+ *   varint length, UTF-8   target, e.g. kafka:orders.expired
+ *   varint length, UTF-8   origin stem: the origin without its trailing number, e.g. kafka:delay.inbound/0@
+ *   varint                 origin number, e.g. the Kafka offset 42                         (flag 0x10)
+ *   varint length, bytes   key                                                             (flag 0x01)
+ *   varint count, then per header: varint length + UTF-8 name,
+ *                   format byte (0 raw, 1 AMQP field value; flag 0x04 only),
+ *                   varint (length + 1) + value bytes, 0 for a null value                 (flag 0x02)
+ *   varint count, then per property: varint length + UTF-8 name, varint length + UTF-8 value (flag 0x08)
+ *   the body: every byte that is left (none, and flag 0x20, for a Kafka tombstone)
+ * </pre>
+ * There is no message id: it is the payloads hash field the envelope is stored under, and the claim that
+ * returns it, so {@link #decode(String, byte[])} takes it from the caller. An absent key, an empty header
+ * list, no properties and a tombstone cost a flag bit instead of a byte each; the body carries no length.
+ * How the origin is split into stem and number: {@link OriginParts}.
+ *
+ * <p><b>Version 3, stored form</b>: what the payloads hash holds. The scripts that write a payload
+ * ({@code lua/lib/internNames.lua}) replace target and origin stem with small codes from the slot's names
+ * hash ({@link Keys#names(int)}); the scripts that return one ({@code lua/lib/expandNames.lua}) put the
+ * text back, so the bridge never sees this form:
+ * <pre>
+ *   byte 0   the names hash's tag (a byte drawn when that hash was created: a payload whose tag differs
+ *            was interned into a names hash that no longer exists, and is not expanded)
+ *   byte 1   0x80 + flags: the high bit marks the stored form; the flags are the wire form's
+ *   varint   target code
+ *   varint   origin stem code
+ *   the rest of the wire form, unchanged (origin number onward)
+ * </pre>
+ * A stored form that reaches {@link #decode} is one Redis could not expand (its codes are missing from the
+ * names hash); it is refused with a message that says so, and the dispatcher dead-letters it as
+ * {@code corrupt-envelope}.
+ *
+ * <p><b>Versions 1 and 2</b> (read only; integers big-endian; "bytes" = int32 length then the bytes, -1 for
+ * null; "text" = bytes holding UTF-8):
  * <pre>
  *   int8  magic 0xDB
  *   int8  version (1 or 2)
- *   text  message id
+ *   text  message id (the caller's id is used instead: it is the same)
  *   text  target
  *   text  origin
  *   bytes key (nullable)
@@ -29,9 +59,6 @@ import java.util.Map;
  *   int32 property count, then per property: text name, text value
  *   bytes body (nullable: a Kafka tombstone)
  * </pre>
- * Version 2 adds the header format, so typed RabbitMQ headers ({@link MessageHeader.Format#AMQP}) keep
- * their types. The writer uses version 1 whenever every header is raw (all Kafka-origin messages), so
- * bridges that read only version 1 keep working on them during an upgrade; it reads both.
  *
  * <p>The payload is copied as bytes, so it comes out exactly as it went in. A reader refuses a version it
  * does not know rather than guessing, so a newer bridge's records are never mangled by an older one.
@@ -41,122 +68,46 @@ public final class EnvelopeCodec {
     static final int MAGIC = 0xDB;
     static final int VERSION_RAW_HEADERS = 1;
     static final int VERSION_TYPED_HEADERS = 2;
+    static final int VERSION_COMPACT = 3;
+    /** Set in byte 1 of version 3's stored form (target and origin stem interned): only ever inside Redis. */
+    static final int STORED_FORM_BIT = 0x80;
+
+    static final int FLAG_KEY = 0x01;
+    static final int FLAG_HEADERS = 0x02;
+    static final int FLAG_TYPED_HEADERS = 0x04;
+    static final int FLAG_PROPERTIES = 0x08;
+    static final int FLAG_ORIGIN_NUMBER = 0x10;
+    static final int FLAG_TOMBSTONE = 0x20;
 
     private EnvelopeCodec() {
     }
 
+    /** The wire form of version 3; the envelope's message id is not part of it. */
     public static byte[] encode(Envelope envelope) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream((envelope.body() == null ? 0 : envelope.body().length) + 128);
-        try (DataOutputStream out = new DataOutputStream(buffer)) {
-            boolean typed = envelope.headers().stream().anyMatch(h -> h.format() != MessageHeader.Format.RAW);
-            out.writeByte(MAGIC);
-            out.writeByte(typed ? VERSION_TYPED_HEADERS : VERSION_RAW_HEADERS);
-            writeText(out, envelope.messageId());
-            writeText(out, envelope.target());
-            writeText(out, envelope.origin());
-            writeBytes(out, envelope.key());
-            out.writeInt(envelope.headers().size());
-            for (MessageHeader header : envelope.headers()) {
-                writeText(out, header.name());
-                if (typed) {
-                    out.writeByte(header.format().ordinal());
-                }
-                writeBytes(out, header.value());
-            }
-            out.writeInt(envelope.properties().size());
-            for (Map.Entry<String, String> property : envelope.properties().entrySet()) {
-                writeText(out, property.getKey());
-                writeText(out, property.getValue());
-            }
-            writeBytes(out, envelope.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return buffer.toByteArray();
+        return CompactEnvelopeWriter.write(envelope);
     }
 
-    public static Envelope decode(byte[] encoded) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            int magic = in.readUnsignedByte();
-            if (magic != MAGIC) {
-                throw new IllegalArgumentException("not an envelope: first byte 0x" + Integer.toHexString(magic));
-            }
-            int version = in.readUnsignedByte();
-            if (version != VERSION_RAW_HEADERS && version != VERSION_TYPED_HEADERS) {
-                throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads "
-                        + VERSION_RAW_HEADERS + " and " + VERSION_TYPED_HEADERS + ")");
-            }
-            String messageId = readText(in);
-            String target = readText(in);
-            String origin = readText(in);
-            byte[] key = readBytes(in);
-            int headerCount = readCount(in);
-            List<MessageHeader> headers = new ArrayList<>(headerCount);
-            for (int i = 0; i < headerCount; i++) {
-                String name = readText(in);
-                MessageHeader.Format format = version == VERSION_RAW_HEADERS ? MessageHeader.Format.RAW : readFormat(in);
-                headers.add(new MessageHeader(name, readBytes(in), format));
-            }
-            int propertyCount = readCount(in);
-            Map<String, String> properties = new LinkedHashMap<>();
-            for (int i = 0; i < propertyCount; i++) {
-                properties.put(readText(in), readText(in));
-            }
-            byte[] body = readBytes(in);
-            if (in.available() != 0) {
-                throw new IllegalArgumentException("corrupt envelope: trailing bytes");
-            }
-            return new Envelope(messageId, target, origin, key, headers, properties, body);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("corrupt envelope: " + e.getMessage(), e);
+    /**
+     * @param messageId the id the envelope is stored under (payloads hash field, claim result)
+     * @throws IllegalArgumentException when the bytes are not an envelope this bridge can read; the message says why
+     */
+    public static Envelope decode(String messageId, byte[] encoded) {
+        Objects.requireNonNull(messageId, "messageId");
+        if (encoded.length >= 2 && (encoded[1] & STORED_FORM_BIT) != 0) {
+            throw new IllegalArgumentException("envelope still in Redis's stored form: Redis could not turn its target and origin codes"
+                    + " back into names, because the slot's names hash lacks them (was that key deleted or replaced?)");
         }
-    }
-
-    private static void writeText(DataOutputStream out, String text) throws IOException {
-        writeBytes(out, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
-        if (bytes == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeInt(bytes.length);
-            out.write(bytes);
+        EnvelopeInput in = new EnvelopeInput(encoded, 0);
+        int magic = in.unsignedByte();
+        if (magic != MAGIC) {
+            throw new IllegalArgumentException("not an envelope: first byte 0x" + Integer.toHexString(magic));
         }
-    }
-
-    private static String readText(DataInputStream in) throws IOException {
-        byte[] bytes = readBytes(in);
-        if (bytes == null) {
-            throw new IOException("text field is null");
-        }
-        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static byte[] readBytes(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        if (length == -1) {
-            return null;
-        }
-        if (length < 0 || length > in.available()) {
-            throw new IOException("length " + length + " exceeds the remaining " + in.available() + " bytes");
-        }
-        return in.readNBytes(length);
-    }
-
-    private static MessageHeader.Format readFormat(DataInputStream in) throws IOException {
-        int format = in.readUnsignedByte();
-        if (format >= MessageHeader.Format.values().length) {
-            throw new IOException("unknown header format " + format);
-        }
-        return MessageHeader.Format.values()[format];
-    }
-
-    private static int readCount(DataInputStream in) throws IOException {
-        int count = in.readInt();
-        if (count < 0 || count > in.available()) {
-            throw new IOException("count " + count + " is impossible here");
-        }
-        return count;
+        int version = in.unsignedByte();
+        return switch (version) {
+            case VERSION_RAW_HEADERS, VERSION_TYPED_HEADERS -> LegacyEnvelopeReader.read(messageId, version, encoded);
+            case VERSION_COMPACT -> CompactEnvelopeReader.read(messageId, in);
+            default -> throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads "
+                    + VERSION_RAW_HEADERS + ", " + VERSION_TYPED_HEADERS + " and " + VERSION_COMPACT + ")");
+        };
     }
 }

@@ -47,9 +47,23 @@ public final class Keys {
         return key(slot, "inflight");
     }
 
-    /** HASH: field = message id, value = envelope bytes ({@link EnvelopeCodec}). Pending and in flight. */
+    /**
+     * HASH: field = message id, value = envelope bytes ({@link EnvelopeCodec}: version 3 in its stored form,
+     * with codes from {@link #names(int)}; versions 1 and 2 as earlier bridges wrote them). Pending and in flight.
+     */
     public String payloads(int slot) {
         return key(slot, "payloads");
+    }
+
+    /**
+     * HASH: the slot's interned names, so that a stored payload carries two small codes instead of its target
+     * and origin stem ({@link EnvelopeCodec}, stored form): field {@code n:<name>} = code, {@code c:<code>} =
+     * name, {@code next} = the last code handed out, {@code tag} = a byte drawn when the hash was created (a
+     * payload carries it, so a payload interned into a hash that was deleted since is not misread). Append-only:
+     * a code is never reassigned or deleted. Names are targets and origin stems, so it stays small.
+     */
+    public String names(int slot) {
+        return key(slot, "names");
     }
 
     /** HASH: field = message id, value = lease token of the instance that claimed it. */

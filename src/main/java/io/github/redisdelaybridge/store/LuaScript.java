@@ -9,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
@@ -21,7 +23,9 @@ import java.util.regex.Pattern;
  * cluster node that has not seen it yet) it falls back to EVAL, which also caches it there.
  *
  * <p>A line {@code -- @include lib/<fragment>} is replaced by {@code lua/lib/<fragment>.lua}, so a
- * fragment that several scripts need is written once (Redis runs one self-contained source).
+ * fragment that several scripts need is written once (Redis runs one self-contained source). Fragments may
+ * include fragments; each is put in once, where it is first included, so a fragment names what it needs
+ * and a script that includes two users of the same helper still defines it once.
  */
 public final class LuaScript {
 
@@ -38,11 +42,15 @@ public final class LuaScript {
     }
 
     public static LuaScript load(String name) {
-        return new LuaScript(name, withIncludes(read(name)).getBytes(StandardCharsets.UTF_8));
+        return new LuaScript(name, withIncludes(read(name), new HashSet<>()).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String withIncludes(String source) {
-        return INCLUDE.matcher(source).replaceAll(line -> Matcher.quoteReplacement(read(line.group(1))));
+    private static String withIncludes(String source, Set<String> included) {
+        return INCLUDE.matcher(source).replaceAll(line -> {
+            String fragment = line.group(1);
+            String expanded = included.add(fragment) ? withIncludes(read(fragment), included) : "-- (" + fragment + ": included above)";
+            return Matcher.quoteReplacement(expanded);
+        });
     }
 
     private static String read(String name) {

@@ -9,11 +9,13 @@ package io.github.redisdelaybridge.store;
  * @param dueAt       due time, when pending
  * @param leaseUntil  lease deadline, when in flight
  * @param attempts    failed delivery attempts so far (pending or in flight)
- * @param envelope    the stored envelope ({@link EnvelopeCodec}), when pending or in flight
+ * @param envelope    the envelope ({@link EnvelopeCodec}, wire form), when pending or in flight
  * @param deliveredAt delivery time, when delivered within the dedupe window
  * @param cancelledAt cancel time, when cancelled within the cancel window
  * @param deadAt      time it was dead-lettered, when it is a dead letter
  * @param deadRecord  the dead-letter record ({@code deadletter/DeadLetterCodec}), when it is a dead letter
+ * @param envelopeSize bytes the envelope takes in Redis (its stored form, smaller than the wire form), when
+ *                    pending or in flight
  */
 public record MessageFacts(
         String messageId,
@@ -25,7 +27,8 @@ public record MessageFacts(
         Long deliveredAt,
         Long cancelledAt,
         Long deadAt,
-        byte[] deadRecord) {
+        byte[] deadRecord,
+        Long envelopeSize) {
 
     /** Live states first (what will happen next matters most), then the records of what happened. */
     public MessageState state() {

@@ -3,7 +3,7 @@ package io.github.redisdelaybridge.store;
 /**
  * A pending message as listed ({@code listPending.lua}): no body, no headers.
  *
- * @param size   bytes of its stored envelope (body, key, headers, target and origin)
+ * @param size   bytes its envelope takes in Redis (the stored form: body, key, headers, codes for target and origin)
  * @param target its target, or "" if its envelope is unreadable
  */
 public record PendingEntry(String messageId, long dueAt, int attempts, long size, String target) implements Listed {

@@ -25,12 +25,12 @@ class MessageViewsTest {
                 List.of(MessageHeader.text("trace", "t-1"), new MessageHeader("bin", NOT_UTF8), new MessageHeader("none", null)),
                 Map.of("content-type", "text/plain"), bytes("secret"));
         byte[] encoded = EnvelopeCodec.encode(envelope);
-        MessageFacts facts = new MessageFacts("m-1", 1_000, 5_000L, null, 2, encoded, null, null, null, null);
+        MessageFacts facts = new MessageFacts("m-1", 1_000, 5_000L, null, 2, encoded, null, null, null, null, 61L);
 
         String json = write(MessageViews.ofMessage(facts, false));
 
         assertThat(json).isEqualTo("{\"id\":\"m-1\",\"state\":\"pending\",\"dueAt\":5000,\"attempts\":2,\"target\":\"kafka:out\","
-                + "\"origin\":\"kafka:in/0@5\",\"size\":" + encoded.length + ",\"key\":\"k\",\"headers\":[{\"name\":\"trace\",\"value\":\"t-1\"},"
+                + "\"origin\":\"kafka:in/0@5\",\"size\":61,\"key\":\"k\",\"headers\":[{\"name\":\"trace\",\"value\":\"t-1\"},"
                 + "{\"name\":\"bin\",\"valueBase64\":\"wyg=\"},{\"name\":\"none\"}],\"properties\":{\"content-type\":\"text/plain\"}}");
         assertThat(write(MessageViews.ofMessage(facts, true))).contains("\"body\":\"secret\"");
     }
@@ -51,26 +51,27 @@ class MessageViewsTest {
         byte[] record = DeadLetterCodec.encode(new DeadLetter("m", DeadLetterReason.PUBLISH_FAILED, "refused", "kafka:in/0@1", "kafka:out", 10,
                 null, List.of(), Map.of(), bytes("b")));
 
-        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, 9L, 70_000L, 1, envelope, null, null, null, null), false)))
+        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, 9L, 70_000L, 1, envelope, null, null, null, null, 20L), false)))
                 .contains("\"state\":\"in-flight\",\"leaseUntil\":70000,\"attempts\":1").doesNotContain("dueAt");
-        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, 500L, null, null, null), false)))
+        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, 500L, null, null, null, null), false)))
                 .isEqualTo("{\"id\":\"m\",\"state\":\"delivered\",\"deliveredAt\":500}");
-        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, 500L, 600L, null, null), false)))
+        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, 500L, 600L, null, null, null), false)))
                 .isEqualTo("{\"id\":\"m\",\"state\":\"cancelled\",\"cancelledAt\":600}");
-        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, null, null, 700L, record), false)))
+        assertThat(write(MessageViews.ofMessage(new MessageFacts("m", 1, null, null, 0, null, null, null, 700L, record, null), false)))
                 .contains("\"state\":\"dead\",\"deadAt\":700,\"reason\":\"publish-failed\",\"detail\":\"refused\",\"attempts\":10,"
                         + "\"target\":\"kafka:out\",\"origin\":\"kafka:in/0@1\",\"size\":" + record.length);
     }
 
     @Test
     void aDeadLetterViewIsNullWithoutARecordAndSaysWhenItCannotBeRead() throws Exception {
-        assertThat(MessageViews.ofDeadLetter(new MessageFacts("m", 1, 5L, null, 0, new byte[] {1}, null, null, null, null), false)).isNull();
-        assertThat(write(MessageViews.ofDeadLetter(new MessageFacts("m", 1, null, null, 0, null, null, null, 7L, new byte[] {1, 2}), false)))
+        assertThat(MessageViews.ofDeadLetter(new MessageFacts("m", 1, 5L, null, 0, new byte[] {1}, null, null, null, null, 1L), false)).isNull();
+        assertThat(write(MessageViews.ofDeadLetter(new MessageFacts("m", 1, null, null, 0, null, null, null, 7L, new byte[] {1, 2}, null), false)))
                 .contains("\"state\":\"dead\"").contains("\"unreadable\":\"not a dead-letter record\"");
     }
 
     private static MessageFacts pendingWith(Envelope envelope) {
-        return new MessageFacts(envelope.messageId(), 1, 5L, null, 0, EnvelopeCodec.encode(envelope), null, null, null, null);
+        byte[] encoded = EnvelopeCodec.encode(envelope);
+        return new MessageFacts(envelope.messageId(), 1, 5L, null, 0, encoded, null, null, null, null, (long) encoded.length);
     }
 
     private static String write(Object view) throws Exception {

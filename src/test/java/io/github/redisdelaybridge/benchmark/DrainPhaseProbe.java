@@ -76,7 +76,7 @@ final class DrainPhaseProbe {
                 }
                 List<CompletableFuture<Void>> publishes = new ArrayList<>(messages.size());
                 for (ClaimedMessage message : messages) {
-                    Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+                    Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
                     publishes.add(publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt()));
                 }
                 long t2 = System.nanoTime();

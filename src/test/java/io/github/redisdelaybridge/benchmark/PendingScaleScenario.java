@@ -13,21 +13,31 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * Scale of pending work: claim latency (the bridge's claim script through DelayStore, a batch of 500
  * due messages, timed at the client) with 10,000 and with 1,000,000 messages pending (due in an hour),
- * and Redis memory per pending message: (used_memory after loading - before) / N. For comparison, the
- * same ids and 100-byte payloads in a plain ZSET + HASH layout (no envelope).
+ * and Redis memory per pending message: (used_memory after loading - before) / N, with the bridge's
+ * default Kafka ids ({@code delay.inbound-0-<offset>}) and again with 12-character ids a producer might
+ * give ({@code o-} and 10 digits). For each, the floor: the same ids and 100-byte payloads in a plain
+ * ZSET + HASH layout (the body as the hash value, no envelope). Also the bytes of one stored payload as
+ * Redis holds it (HSTRLEN: the envelope in its stored form).
  */
 final class PendingScaleScenario {
 
     static final int CLAIM_BATCH = 500;
+    private static final String KAFKA_ID_PREFIX = "delay.inbound-0-";
+    private static final IntFunction<String> KAFKA_IDS = i -> KAFKA_ID_PREFIX + i;
+    private static final IntFunction<String> SHORT_IDS = i -> String.format("o-%010d", i);
+
+    /** Memory of one id style at the large count: the bridge's, the plain layout's, and one stored payload. */
+    record Memory(int idLength, double bytesPerMessage, double plainBytesPerMessage, long storedPayloadBytes) {
+    }
 
     record Result(int small, int large, LatencyRecorder claimSmallMicros, LatencyRecorder claimLargeMicros,
                   LatencyRecorder claimSmallServerMicros, LatencyRecorder claimLargeServerMicros,
-                  double bytesPerMessageSmall, double bytesPerMessageLarge, double plainBytesPerMessage, int envelopeBytes,
-                  double plainWithEnvelopeBytesPerMessage) {
+                  double bytesPerMessageSmall, Memory kafkaIds, Memory shortIds) {
     }
 
     private PendingScaleScenario() {
@@ -37,36 +47,59 @@ final class PendingScaleScenario {
         String name = "pending";
         String prefix = env.prefix(name);
         String target = env.topic(name, "target");
-        String idPrefix = "delay.inbound-0-";
         try (BenchEnvironment.StoreHandle store = env.store(prefix, 1)) {
             long before = env.usedMemory();
-            StoreLoader.load(store.store(), idPrefix, 0, small, farFuture(), target, env.payload());
+            StoreLoader.load(store.store(), KAFKA_IDS, 0, small, farFuture(), target, env.payload());
             double perSmall = (env.usedMemory() - before) / (double) small;
             LatencyRecorder claimSmallServer = new LatencyRecorder();
             LatencyRecorder claimSmall = claimLatency(env, store, samples, "s", claimSmallServer);
             System.out.printf("pending %d: %.0f bytes/message, claim of %d: client %s, in Redis %s%n", small, perSmall, CLAIM_BATCH,
                     claimSmall.summary("us"), claimSmallServer.summary("us"));
 
-            StoreLoader.load(store.store(), idPrefix, small, large - small, farFuture(), target, env.payload());
+            StoreLoader.load(store.store(), KAFKA_IDS, small, large - small, farFuture(), target, env.payload());
             double perLarge = (env.usedMemory() - before) / (double) large;
+            long storedKafka = storedPayloadBytes(env, store.keys(), KAFKA_IDS.apply(large - 1));
             LatencyRecorder claimLargeServer = new LatencyRecorder();
             LatencyRecorder claimLarge = claimLatency(env, store, samples, "l", claimLargeServer);
             System.out.printf("pending %d: %.0f bytes/message, claim of %d: client %s, in Redis %s%n", large, perLarge, CLAIM_BATCH,
                     claimLarge.summary("us"), claimLargeServer.summary("us"));
             env.deleteKeys(prefix);
             awaitFreed(env, before);
-
-            double plain = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large, env.payload());
+            Memory kafkaIds = new Memory(KAFKA_IDS.apply(large - 1).length(), perLarge,
+                    plainLayoutBytesPerMessage(env, prefix + ":plain", KAFKA_IDS, large, env.payload()), storedKafka);
             awaitFreed(env, before);
-            byte[] envelope = io.github.redisdelaybridge.store.EnvelopeCodec.encode(
-                    StoreLoader.envelope(idPrefix + (large - 1), target, env.payload()));
-            double plainEnvelope = plainLayoutBytesPerMessage(env, prefix + ":plain", idPrefix, large, envelope);
-            System.out.printf("plain ZSET+HASH layout: %.0f bytes/message with the 100-byte body as value, %.0f with the bridge's "
-                    + "%d-byte envelope as value%n", plain, plainEnvelope, envelope.length);
-            return new Result(small, large, claimSmall, claimLarge, claimSmallServer, claimLargeServer, perSmall, perLarge, plain, envelope.length, plainEnvelope);
+            print("default Kafka ids", kafkaIds, env.payload().length);
+
+            Memory shortIds = bridgeMemory(env, store, prefix, SHORT_IDS, large, target, before);
+            print("12-character ids", shortIds, env.payload().length);
+            return new Result(small, large, claimSmall, claimLarge, claimSmallServer, claimLargeServer, perSmall, kafkaIds, shortIds);
         } finally {
             env.deleteKeys(prefix);
         }
+    }
+
+    /** Loads {@code count} messages with ids {@code idOf(i)} through the bridge's store, then the same ids in the plain layout. */
+    private static Memory bridgeMemory(BenchEnvironment env, BenchEnvironment.StoreHandle store, String prefix, IntFunction<String> idOf,
+                                       int count, String target, long before) throws Exception {
+        long start = env.usedMemory();
+        StoreLoader.load(store.store(), idOf, 0, count, farFuture(), target, env.payload());
+        double perMessage = (env.usedMemory() - start) / (double) count;
+        long stored = storedPayloadBytes(env, store.keys(), idOf.apply(count - 1));
+        env.deleteKeys(prefix);
+        awaitFreed(env, before);
+        double plain = plainLayoutBytesPerMessage(env, prefix + ":plain", idOf, count, env.payload());
+        awaitFreed(env, before);
+        return new Memory(idOf.apply(count - 1).length(), perMessage, plain, stored);
+    }
+
+    private static long storedPayloadBytes(BenchEnvironment env, Keys keys, String id) {
+        return env.redis().hstrlen(keys.payloads(keys.slotOf(id)), id);
+    }
+
+    private static void print(String label, Memory memory, int bodyBytes) {
+        System.out.printf("%s (%d characters): %.0f bytes/message; plain ZSET+HASH, same ids: %.0f; one stored payload: %d bytes "
+                + "for a %d-byte body%n", label, memory.idLength(), memory.bytesPerMessage(), memory.plainBytesPerMessage(),
+                memory.storedPayloadBytes(), bodyBytes);
     }
 
     private static DueTime farFuture() {
@@ -116,8 +149,8 @@ final class PendingScaleScenario {
         return -1;
     }
 
-    private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, String idPrefix, int count, byte[] value)
-            throws Exception {
+    private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, IntFunction<String> idOf, int count,
+                                                     byte[] value) throws Exception {
         RedisClient client = RedisClient.create(env.redisUri);
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisAsyncCommands<byte[], byte[]> redis = connection.async();
@@ -127,7 +160,7 @@ final class PendingScaleScenario {
             long due = System.currentTimeMillis() + StoreLoader.FAR_FUTURE_MS;
             List<RedisFuture<?>> pending = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                byte[] id = (idPrefix + i).getBytes(StandardCharsets.UTF_8);
+                byte[] id = idOf.apply(i).getBytes(StandardCharsets.UTF_8);
                 pending.add(redis.zadd(zset, due, id));
                 pending.add(redis.hset(hash, id, value));
                 if (pending.size() >= 4_000) {

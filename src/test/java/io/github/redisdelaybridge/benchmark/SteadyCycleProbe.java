@@ -84,8 +84,9 @@ final class SteadyCycleProbe {
                     }
                     List<ScheduleRequest> requests = new ArrayList<>(burst);
                     for (int j = 0; j < burst; j++) {
-                        String id = "cycle.inbound-0-" + (i * burst + j);
-                        requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(200), StoreLoader.envelope(id, target, env.payload())));
+                        long offset = (long) i * burst + j;
+                        String id = "cycle.inbound-0-" + offset;
+                        requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(200), StoreLoader.envelope(id, offset, target, env.payload())));
                     }
                     store.schedule(requests);
                 }
@@ -111,7 +112,7 @@ final class SteadyCycleProbe {
                 }
                 List<CompletableFuture<Void>> publishes = new ArrayList<>();
                 for (ClaimedMessage message : batch.messages()) {
-                    Envelope envelope = EnvelopeCodec.decode(message.encodedEnvelope());
+                    Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
                     publishes.add(publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt()));
                     if (measured) {
                         claimLate.record(batch.redisNow() - message.dueAt());

@@ -15,12 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * Puts messages straight into Redis through the bridge's own {@link DelayStore} (its schedule script,
  * its envelope, its key layout), bypassing Kafka: for scenarios that need many messages already pending.
- * Each message looks like one the bridge took from Kafka: id {@code <topic>-<partition>-<offset>}, a
- * Kafka target, an origin, no key or headers, a 100-byte body.
+ * Each message looks like one the bridge took from Kafka: id {@code <topic>-<partition>-<offset>} (or one the
+ * producer gave), a Kafka target, origin {@code kafka:delay.inbound/0@<offset>}, no key or headers, a 100-byte body.
  */
 final class StoreLoader {
 
@@ -42,8 +43,9 @@ final class StoreLoader {
     private StoreLoader() {
     }
 
-    static Envelope envelope(String messageId, String targetTopic, byte[] body) {
-        return new Envelope(messageId, "kafka:" + targetTopic, "kafka:" + messageId.replace('-', '/'), null, List.of(), Map.of(), body);
+    /** A message as the bridge makes it of the Kafka record at {@code offset} of the inbound topic. */
+    static Envelope envelope(String messageId, long offset, String targetTopic, byte[] body) {
+        return new Envelope(messageId, "kafka:" + targetTopic, "kafka:delay.inbound/0@" + offset, null, List.of(), Map.of(), body);
     }
 
     /**
@@ -52,13 +54,19 @@ final class StoreLoader {
      */
     static void load(DelayStore store, String idPrefix, int from, int count, DueTime due, String targetTopic, byte[] body)
             throws Exception {
+        load(store, i -> idPrefix + i, from, count, due, targetTopic, body);
+    }
+
+    /** Like {@link #load(DelayStore, String, int, int, DueTime, String, byte[])}, with ids {@code idOf(i)}; i is also the offset. */
+    static void load(DelayStore store, IntFunction<String> idOf, int from, int count, DueTime due, String targetTopic, byte[] body)
+            throws Exception {
         Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
         int chunk = 2_000;
         for (int start = from; start < from + count; start += chunk) {
             List<ScheduleRequest> requests = new ArrayList<>(chunk);
             for (int i = start; i < Math.min(from + count, start + chunk); i++) {
-                String id = idPrefix + i;
-                requests.add(new ScheduleRequest(id, due, envelope(id, targetTopic, body)));
+                String id = idOf.apply(i);
+                requests.add(new ScheduleRequest(id, due, envelope(id, i, targetTopic, body)));
             }
             inFlight.add(store.schedule(requests));
             if (inFlight.size() >= 8) {

@@ -7,6 +7,9 @@ import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,12 +17,22 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
-/** Every kind of bad input lands on the dead-letter topic with its reason; good messages around it are delivered. */
+/**
+ * Every kind of bad input lands on the dead-letter topic with its reason; good messages around it are delivered.
+ * The tests share one dead-letter topic, and the first counts what is on it, so they run in order.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PoisonMessageTest {
 
     private static final String NAME = "poison";
@@ -49,6 +62,7 @@ class PoisonMessageTest {
     }
 
     @Test
+    @Order(1)
     void eachPoisonKindIsDeadLetteredWithItsReasonAndGoodMessagesStillArrive() {
         String target = "kafka:" + TARGET;
         Map<String, Map<String, String>> poison = new LinkedHashMap<>();
@@ -94,6 +108,7 @@ class PoisonMessageTest {
     }
 
     @Test
+    @Order(2)
     void aDeadLetterKeepsTheProducersKeyHeadersAndBody() {
         kafka.send(INBOUND, bytes("the-key"), bytes("the-body"),
                 headers("x-delay", "later", "x-target", "kafka:" + TARGET, "x-message-id", "keep-me", "trace", "abc"));
@@ -110,6 +125,64 @@ class PoisonMessageTest {
         assertThat(dead.header("x-delay")).isEqualTo("later");
         assertThat(dead.header("x-dead-letter-reason")).isEqualTo("invalid-delay");
         assertThat(dead.header("x-dead-letter-detail")).contains("later");
+    }
+
+    @Test
+    @Order(3)
+    void aStoredMessageWhoseInternedNamesWereLostIsDeadLetteredAsCorruptAndLaterMessagesStillArrive() {
+        String target = "kafka:" + TARGET;
+        kafka.send(INBOUND, null, bytes("names-lost"), headers("x-delay", "5000", "x-target", target, "x-message-id", "names-lost"));
+        kafka.flush();
+        RedisClient client = RedisClient.create(LocalRedis.URI);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> redis = connection.sync();
+            long deadline = System.currentTimeMillis() + 4_000;
+            while (redis.keys("test-" + NAME + ":*:payloads").stream().noneMatch(key -> redis.hexists(key, "names-lost"))) {
+                assertThat(System.currentTimeMillis()).as("names-lost stored in time").isLessThan(deadline);
+                sleep(20);
+            }
+            // an operator deletes the interned names while the message waits
+            redis.keys("test-" + NAME + ":*:names").forEach(redis::del);
+        } finally {
+            client.shutdown();
+        }
+
+        ConsumerRecord<byte[], byte[]> dead = awaitRecord(DLQ, r -> "names-lost".equals(header(r, "x-message-id")));
+        assertThat(header(dead, "x-dead-letter-reason")).isEqualTo("corrupt-envelope");
+        assertThat(header(dead, "x-dead-letter-detail")).contains("names hash");
+
+        kafka.send(INBOUND, null, bytes("after-the-loss"), headers("x-delay", "10", "x-target", target, "x-message-id", "after-the-loss"));
+        kafka.flush();
+        assertThat(awaitRecord(TARGET, r -> "after-the-loss".equals(header(r, "x-message-id"))).value()).isEqualTo(bytes("after-the-loss"));
+    }
+
+    private static ConsumerRecord<byte[], byte[]> awaitRecord(String topic, Predicate<ConsumerRecord<byte[], byte[]>> wanted) {
+        try (KafkaConsumer<byte[], byte[]> consumer = kafka.newConsumer()) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    if (wanted.test(record)) {
+                        return record;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no such record on " + topic + " within 30 s");
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static Map<String, String> headers(String... pairs) {

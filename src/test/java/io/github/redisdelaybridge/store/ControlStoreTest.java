@@ -184,7 +184,7 @@ class ControlStoreTest {
         assertThat(change.dueAt()).isBetween(before + 60_000, redisNowMs() + 60_000);
         assertThat(score(store.keys().due(0), "m-1")).isEqualTo(change.dueAt());
         assertThat(claim().messages()).isEmpty();
-        assertThat(EnvelopeCodec.decode(hget(store.keys().payloads(0), "m-1")).body()).isEqualTo(bytes("the body"));
+        assertThat(EnvelopeCodec.decode("m-1", await(store.inspect("m-1")).envelope()).body()).isEqualTo(bytes("the body"));
     }
 
     @Test

@@ -50,7 +50,7 @@ class DeadLetterStoreTest {
         store.storeDeadLetters(Map.of("bad-1", DeadLetterCodec.encode(deadLetter))).join();
 
         byte[] stored = inspector.sync().hget(keys.deadLetters(0), "bad-1") == null ? null : ((io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>) connection.async()).hget(keys.deadLetters(0).getBytes(), "bad-1".getBytes()).toCompletableFuture().join();
-        DeadLetter read = DeadLetterCodec.decode(stored);
+        DeadLetter read = DeadLetterCodec.decode("bad-1", stored);
         assertThat(read.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
         assertThat(read.body()).isEqualTo(deadLetter.body());
         assertThat(read.headers()).isEqualTo(deadLetter.headers());

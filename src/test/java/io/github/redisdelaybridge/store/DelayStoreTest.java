@@ -85,7 +85,7 @@ class DelayStoreTest {
 
         await(store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))));
 
-        assertThat(EnvelopeCodec.decode(hget(store.keys().payloads(0), "m-1"))).isEqualTo(envelope);
+        assertThat(EnvelopeCodec.decode("m-1", await(store.inspect("m-1")).envelope())).isEqualTo(envelope);
     }
 
     @Test
@@ -206,7 +206,7 @@ class DelayStoreTest {
         assertThat(message.slot()).isZero();
         assertThat(message.attempts()).isZero();
         assertThat(message.leaseToken()).isEqualTo(TOKEN);
-        assertThat(EnvelopeCodec.decode(message.encodedEnvelope())).isEqualTo(envelope("m-1", "payload"));
+        assertThat(EnvelopeCodec.decode("m-1", message.encodedEnvelope())).isEqualTo(envelope("m-1", "payload"));
     }
 
     @Test
@@ -600,7 +600,7 @@ class DelayStoreTest {
     }
 
     private static String bodyOf(ClaimedMessage message) {
-        return text(EnvelopeCodec.decode(message.encodedEnvelope()).body());
+        return text(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()).body());
     }
 
     private static ClaimedMessage withToken(ClaimedMessage message, String token) {

@@ -28,7 +28,7 @@ class KeysTest {
     void keysOfOneSlotAreDistinctAndShareOneClusterHashSlot() {
         List<String> keys = allKeys(new Keys("rdb", 4), 3);
 
-        assertThat(keys).doesNotHaveDuplicates().hasSize(6);
+        assertThat(keys).doesNotHaveDuplicates().hasSize(7);
         assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
     }
 
@@ -50,6 +50,20 @@ class KeysTest {
         assertThat(keys.leases(2)).isEqualTo("app:{app:2}:leases");
         assertThat(keys.attempts(2)).isEqualTo("app:{app:2}:attempts");
         assertThat(keys.delivered(2)).isEqualTo("app:{app:2}:delivered");
+        assertThat(keys.names(2)).isEqualTo("app:{app:2}:names");
+    }
+
+    @Test
+    void theNamesHashSharesTheClusterHashSlotOfThePayloadsItsCodesAppearIn() {
+        // schedule.lua and claim.lua touch both in one script: on Redis Cluster they must live on one node
+        Keys keys = new Keys("rdb", 16);
+
+        for (int slot = 0; slot < 16; slot++) {
+            assertThat(hashTagOf(keys.names(slot))).isEqualTo("rdb:" + slot);
+            assertThat(SlotHash.getSlot(keys.names(slot))).isEqualTo(SlotHash.getSlot(keys.payloads(slot)))
+                    .isEqualTo(SlotHash.getSlot(keys.due(slot)));
+        }
+        assertThat(keys.names(0)).isNotEqualTo(keys.names(1));
     }
 
     @ParameterizedTest
@@ -134,7 +148,7 @@ class KeysTest {
 
     private static List<String> allKeys(Keys keys, int slot) {
         return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.leases(slot), keys.attempts(slot),
-                keys.delivered(slot));
+                keys.delivered(slot), keys.names(slot));
     }
 
     /** The part of a key Redis Cluster hashes: between the first '{' and the next '}'. */

@@ -34,7 +34,37 @@ class LuaScriptTest {
     }
 
     @Test
+    void fragmentsIncludeWhatTheyNeedAndEachIsPutInOnce() {
+        // listPending includes expandNames, which includes varint and envelopeTarget, which includes varint again
+        String source = LuaScript.load("listPending").source();
+
+        assertThat(source).doesNotContain("-- @include");
+        assertThat(count(source, "local function readVarint(")).isEqualTo(1);
+        assertThat(count(source, "local function envelopeTarget(")).isEqualTo(1);
+        assertThat(source.indexOf("local function readVarint(")).isLessThan(source.indexOf("local function envelopeTarget("));
+        assertThat(source.indexOf("local function envelopeTarget(")).isLessThan(source.indexOf("local function namesExpander("));
+    }
+
+    @Test
+    void everyScriptThatStoresOrReturnsAPayloadConvertsItsNames() {
+        for (String writer : List.of("schedule", "replayDeadLetter")) {
+            assertThat(LuaScript.load(writer).source()).as(writer).contains("local function namesInterner(");
+        }
+        for (String reader : List.of("claim", "inspect", "listPending")) {
+            assertThat(LuaScript.load(reader).source()).as(reader).contains("local function namesExpander(");
+        }
+    }
+
+    @Test
     void aMissingScriptOrFragmentFailsLoudly() {
         assertThatThrownBy(() -> LuaScript.load("noSuchScript")).hasMessageContaining("/lua/noSuchScript.lua");
+    }
+
+    private static int count(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            count++;
+        }
+        return count;
     }
 }

@@ -11,33 +11,48 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Envelope versions: 1 for raw (Kafka) headers only, 2 when a header is typed (RabbitMQ); both are read. */
+/**
+ * Typed (RabbitMQ) headers keep their format: version 3 with its typed-headers flag; versions 1 (raw headers
+ * only) and 2 (a format byte per header), written by earlier bridges, are still read.
+ */
 class TypedEnvelopeCodecTest {
 
+    private static final Envelope TYPED = new Envelope("id", "rabbitmq:/q", "rabbitmq:in", null,
+            List.of(MessageHeader.amqp("n", 42), new MessageHeader("raw", new byte[] {1}), MessageHeader.amqp("v", null)),
+            Map.of("content-type", "text/plain", "priority", "5"), new byte[] {0, (byte) 0xFF});
+
     @Test
-    void typedHeadersUseVersionTwoAndRoundTrip() {
-        Envelope envelope = new Envelope("id", "rabbitmq:/q", "rabbitmq:in", null,
-                List.of(MessageHeader.amqp("n", 42), new MessageHeader("raw", new byte[] {1}), MessageHeader.amqp("v", null)),
-                Map.of("content-type", "text/plain", "priority", "5"), new byte[] {0, (byte) 0xFF});
+    void typedHeadersRoundTripInVersionThree() {
+        byte[] encoded = EnvelopeCodec.encode(TYPED);
 
-        byte[] encoded = EnvelopeCodec.encode(envelope);
-
-        assertThat(encoded[1]).isEqualTo((byte) 2);
-        Envelope decoded = EnvelopeCodec.decode(encoded);
-        assertThat(decoded).isEqualTo(envelope);
+        assertThat(encoded[1]).isEqualTo((byte) 3);
+        Envelope decoded = EnvelopeCodec.decode("id", encoded);
+        assertThat(decoded).isEqualTo(TYPED);
         assertThat(decoded.headers().get(0).amqpValue()).isEqualTo(42);
         assertThat(decoded.headers().get(1).format()).isEqualTo(MessageHeader.Format.RAW);
     }
 
     @Test
-    void rawHeadersOnlyStillUseVersionOneForBridgesThatReadOnlyIt() {
+    void aVersionTwoRecordWrittenByAnOlderBridgeIsRead() {
+        byte[] encoded = PreviousReleaseEnvelopes.encode(TYPED);
+
+        assertThat(encoded[1]).isEqualTo((byte) 2);
+        Envelope decoded = EnvelopeCodec.decode("id", encoded);
+        assertThat(decoded).isEqualTo(TYPED);
+        assertThat(decoded.headers().get(0).amqpValue()).isEqualTo(42);
+    }
+
+    @Test
+    void rawHeadersOnlyCarryNoFormatBytes() {
         Envelope envelope = new Envelope("id", "kafka:t", "kafka:in/0@1", new byte[] {9},
                 List.of(new MessageHeader("a", null)), Map.of(), new byte[0]);
+        Envelope typed = new Envelope("id", "kafka:t", "kafka:in/0@1", new byte[] {9},
+                List.of(new MessageHeader("a", null, MessageHeader.Format.AMQP)), Map.of(), new byte[0]);
 
         byte[] encoded = EnvelopeCodec.encode(envelope);
 
-        assertThat(encoded[1]).isEqualTo((byte) 1);
-        assertThat(EnvelopeCodec.decode(encoded)).isEqualTo(envelope);
+        assertThat(encoded).hasSize(EnvelopeCodec.encode(typed).length - 1);
+        assertThat(EnvelopeCodec.decode("id", encoded)).isEqualTo(envelope);
     }
 
     @Test
@@ -56,26 +71,41 @@ class TypedEnvelopeCodecTest {
         out.writeInt(0);
         bytes(out, "body".getBytes(StandardCharsets.UTF_8));
 
-        Envelope decoded = EnvelopeCodec.decode(buffer.toByteArray());
+        Envelope decoded = EnvelopeCodec.decode("old-id", buffer.toByteArray());
 
         assertThat(decoded.messageId()).isEqualTo("old-id");
+        assertThat(decoded.target()).isEqualTo("kafka:t");
+        assertThat(decoded.origin()).isEqualTo("kafka:in/0@7");
         assertThat(decoded.headers()).containsExactly(MessageHeader.text("h", "v"));
         assertThat(decoded.body()).isEqualTo("body".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
-    void anUnknownHeaderFormatOrVersionIsRefused() {
-        byte[] encoded = EnvelopeCodec.encode(new Envelope("id", "kafka:t", "o", null, List.of(MessageHeader.amqp("n", 1)),
-                Map.of(), new byte[0]));
-        int formatAt = 2 + (4 + 2) + (4 + 7) + (4 + 1) + 4 + 4 + (4 + 1);
-        assertThat(encoded[formatAt]).isEqualTo((byte) 1);
-        encoded[formatAt] = 7;
-        assertThatThrownBy(() -> EnvelopeCodec.decode(encoded)).isInstanceOf(IllegalArgumentException.class)
+    void anUnknownHeaderFormatIsRefusedInEveryVersion() {
+        Envelope envelope = new Envelope("id", "kafka:t", "o", null, List.of(MessageHeader.amqp("n", 1)), Map.of(), new byte[0]);
+
+        byte[] version3 = EnvelopeCodec.encode(envelope);
+        // magic, version, flags, target (1 + 7), origin stem (1 + 1), header count, header name (1 + 1), then the format
+        int formatAt = 3 + (1 + 7) + (1 + 1) + 1 + (1 + 1);
+        assertThat(version3[formatAt]).isEqualTo((byte) 1);
+        version3[formatAt] = 7;
+        assertThatThrownBy(() -> EnvelopeCodec.decode("id", version3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown header format 7");
 
-        byte[] version3 = EnvelopeCodec.encode(new Envelope("id", "kafka:t", "o", null, List.of(), Map.of(), new byte[0]));
-        version3[1] = 3;
-        assertThatThrownBy(() -> EnvelopeCodec.decode(version3)).hasMessageContaining("unsupported envelope version 3");
+        byte[] version2 = PreviousReleaseEnvelopes.encode(envelope);
+        int legacyFormatAt = 2 + (4 + 2) + (4 + 7) + (4 + 1) + 4 + 4 + (4 + 1);
+        assertThat(version2[legacyFormatAt]).isEqualTo((byte) 1);
+        version2[legacyFormatAt] = 7;
+        assertThatThrownBy(() -> EnvelopeCodec.decode("id", version2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown header format 7");
+    }
+
+    @Test
+    void aVersionFromTheFutureIsRefused() {
+        byte[] encoded = EnvelopeCodec.encode(new Envelope("id", "kafka:t", "o", null, List.of(), Map.of(), new byte[0]));
+        encoded[1] = 4;
+
+        assertThatThrownBy(() -> EnvelopeCodec.decode("id", encoded)).hasMessageContaining("unsupported envelope version 4");
     }
 
     private static void bytes(DataOutputStream out, byte[] bytes) throws IOException {

@@ -1,0 +1,113 @@
+--[[
+  expandNames (a fragment, included by the scripts that return a payload): turns an envelope from the
+  stored form back into the wire form, so that the bridge never sees codes.
+
+  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte (offsets from 0); a varint is
+  unsigned LEB128 (lib/varint):
+
+    wire form: what the bridge writes and reads (script arguments and replies)
+      byte 0    0xDB   magic
+      byte 1    0x03   version 3
+      byte 2    flags  (key, headers, typed headers, properties, origin number, tombstone)
+      varint length, then that many bytes: the target, e.g. kafka:orders.expired
+      varint length, then that many bytes: the origin stem, e.g. kafka:delay.inbound/0@
+      the rest: origin number (e.g. the Kafka offset), key, headers, properties, body
+
+    stored form: what the payloads hash holds
+      byte 0    tag    the names hash's tag field when the payload was interned
+      byte 1    0x80 + flags: the high bit marks the stored form, the rest are the wire form's flags
+      varint           target code        (names hash: c:<code> = name, n:<name> = code)
+      varint           origin stem code
+      the rest, byte for byte as in the wire form
+
+  The names hash (one per slot, store/Keys.names) is append-only: n:<name> = code, c:<code> = name,
+  next = the last code handed out, tag = a byte drawn from Redis's clock when the hash was created.
+  A payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+
+    local names = namesExpander(namesKey)   one per script call: it remembers the names it looked up
+    names.expand(payload)    the wire form. A payload whose tag differs from the names hash's, or whose
+                             codes the hash lacks (the key was deleted or replaced), is returned as it is:
+                             the bridge refuses it with a message that says so and dead-letters it
+                             (corrupt-envelope), rather than this script failing a whole claim
+    names.target(payload)    just the target, of any form, without copying the body; '' when unreadable
+]]
+-- @include lib/varint
+-- @include lib/envelopeTarget
+local function namesExpander(namesKey)
+  local names = {}
+  local tag
+
+  local function namesTag()
+    if tag == nil then tag = tonumber(redis.call('HGET', namesKey, 'tag')) or false end
+    return tag
+  end
+
+  local function nameOf(code)
+    local name = names[code]
+    if name == nil then
+      name = redis.call('HGET', namesKey, 'c:' .. code)
+      names[code] = name
+    end
+    return name
+  end
+
+  -- where the rest starts after the two codes; nil when they cannot be read
+  local function restAtOf(payload)
+    local targetCode, stemCode = string.byte(payload, 3, 4)
+    if stemCode and targetCode < 128 and stemCode < 128 then return 5 end  -- one-byte codes: the usual case
+    local _, stemAt = readVarint(payload, 3)
+    if not stemAt then return nil end
+    local _, restAt = readVarint(payload, stemAt)
+    return restAt
+  end
+
+  -- target and origin stem; nil when the codes cannot be resolved
+  local function resolve(payload)
+    if string.byte(payload, 1) ~= namesTag() then return nil end
+    local targetCode, stemAt = readVarint(payload, 3)
+    if not targetCode then return nil end
+    local stemCode = readVarint(payload, stemAt)
+    if not stemCode then return nil end
+    local target, stem = nameOf(targetCode), nameOf(stemCode)
+    if not target or not stem then return nil end
+    return target, stem
+  end
+
+  local function isStored(payload)
+    local head = string.byte(payload, 2)
+    return head ~= nil and head >= 0x80
+  end
+
+  -- A claim returns many payloads with the same few heads (tag, flags, codes): each is resolved once,
+  -- then a payload costs a table look-up and one concatenation.
+  local wireHeads = {}
+
+  local function wireHeadOf(storedHead)
+    local target, stem = resolve(storedHead)
+    if not target then return false end
+    return string.char(0xDB, 3, string.byte(storedHead, 2) - 0x80) .. varint(#target) .. target .. varint(#stem) .. stem
+  end
+
+  local expander = {}
+
+  function expander.expand(payload)
+    if not isStored(payload) then return payload end
+    local restAt = restAtOf(payload)
+    if not restAt then return payload end
+    local storedHead = string.sub(payload, 1, restAt - 1)
+    local wireHead = wireHeads[storedHead]
+    if wireHead == nil then
+      wireHead = wireHeadOf(storedHead)
+      wireHeads[storedHead] = wireHead
+    end
+    if not wireHead then return payload end
+    return wireHead .. string.sub(payload, restAt)
+  end
+
+  function expander.target(payload)
+    if isStored(payload) then return (resolve(payload)) or '' end
+    return envelopeTarget(payload, 1) or ''
+  end
+
+  return expander
+end

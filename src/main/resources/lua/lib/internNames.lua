@@ -1,0 +1,87 @@
+--[[
+  internNames (a fragment, included by the scripts that write a payload): turns an envelope from the
+  wire form into the stored form, so that a payload carries two small codes instead of its target and
+  origin stem (names that many messages share), and its size stays close to its body's.
+
+  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte (offsets from 0); a varint is
+  unsigned LEB128 (lib/varint):
+
+    wire form: what the bridge writes and reads (script arguments and replies)
+      byte 0    0xDB   magic
+      byte 1    0x03   version 3
+      byte 2    flags  (key, headers, typed headers, properties, origin number, tombstone)
+      varint length, then that many bytes: the target, e.g. kafka:orders.expired
+      varint length, then that many bytes: the origin stem, e.g. kafka:delay.inbound/0@
+      the rest: origin number (e.g. the Kafka offset), key, headers, properties, body
+
+    stored form: what the payloads hash holds
+      byte 0    tag    the names hash's tag field when the payload was interned
+      byte 1    0x80 + flags: the high bit marks the stored form, the rest are the wire form's flags
+      varint           target code        (names hash: c:<code> = name, n:<name> = code)
+      varint           origin stem code
+      the rest, byte for byte as in the wire form
+
+  The names hash (one per slot, store/Keys.names) is append-only: n:<name> = code, c:<code> = name,
+  next = the last code handed out, tag = a byte drawn from Redis's clock when the hash was created.
+  A payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+
+    local intern = namesInterner(namesKey)   one per script call: it remembers the codes it looked up
+    intern(envelope)                         the stored form; a name without a code gets the next one.
+                                             Anything but a readable wire form is returned unchanged
+                                             (the bridge then refuses it when claimed, rather than this
+                                             script failing a whole batch)
+]]
+-- @include lib/varint
+local function namesInterner(namesKey)
+  local codes = {}
+  local tag
+
+  local function namesTag()
+    if not tag then
+      tag = tonumber(redis.call('HGET', namesKey, 'tag'))
+      if not tag then
+        -- a new names hash (or a lost one): a new tag, so that payloads interned into a lost one are not
+        -- expanded with the new hash's codes
+        tag = tonumber(redis.call('TIME')[2]) % 256
+        redis.call('HSET', namesKey, 'tag', tag)
+      end
+    end
+    return tag
+  end
+
+  local function codeOf(name)
+    local code = codes[name]
+    if not code then
+      code = tonumber(redis.call('HGET', namesKey, 'n:' .. name))
+      if not code then
+        code = redis.call('HINCRBY', namesKey, 'next', 1)
+        redis.call('HSET', namesKey, 'c:' .. code, name, 'n:' .. name, code)
+      end
+      codes[name] = code
+    end
+    return code
+  end
+
+  -- A batch carries the same few flags, target and origin stem combinations: each is looked up once, then
+  -- an envelope costs a table look-up and one concatenation.
+  local storedHeads = {}
+
+  return function(envelope)
+    local magic, version, flags = string.byte(envelope, 1, 3)
+    if magic ~= 0xDB or version ~= 3 or not flags or flags >= 0x80 then return envelope end
+    local targetLength, targetAt = readVarint(envelope, 4)
+    if not targetLength then return envelope end
+    local stemLength, stemAt = readVarint(envelope, targetAt + targetLength)
+    if not stemLength or stemAt + stemLength - 1 > #envelope then return envelope end
+    local namesEnd = stemAt + stemLength - 1
+    local wireHead = string.sub(envelope, 3, namesEnd)
+    local storedHead = storedHeads[wireHead]
+    if not storedHead then
+      local targetCode = codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
+      local stemCode = codeOf(string.sub(envelope, stemAt, namesEnd))
+      storedHead = string.char(namesTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode)
+      storedHeads[wireHead] = storedHead
+    end
+    return storedHead .. string.sub(envelope, namesEnd + 1)
+  end
+end
