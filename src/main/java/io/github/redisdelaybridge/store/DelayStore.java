@@ -19,13 +19,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class DelayStore {
 
-    /** Messages per schedule script call: keeps each call well under a millisecond of Redis time. */
-    static final int SCHEDULE_CHUNK = 200;
     /**
-     * Messages per claim or acknowledge script call at most: the scripts pass a batch to one Redis command
-     * through Lua's unpack, which takes a few thousand values at most, and a bounded call stays short.
+     * Messages per schedule, claim or acknowledge script call at most. A script blocks every other Redis
+     * client while it runs, so a batch is split into calls of about a millisecond each, sent pipelined
+     * (one round trip still); a thundering herd then never produces a call that runs for 10 ms. It also
+     * keeps Lua's unpack (which takes a few thousand values at most) far from its limit.
      */
-    static final int MAX_MESSAGES_PER_CALL = 1_000;
+    static final int MESSAGES_PER_CALL = 200;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     static final int LIST_SCAN_BUDGET = 1_000;
 
@@ -71,8 +71,8 @@ public final class DelayStore {
         ScheduleResult[] results = new ScheduleResult[requests.size()];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         indexesBySlot.forEach((slot, indexes) -> {
-            for (int from = 0; from < indexes.size(); from += SCHEDULE_CHUNK) {
-                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_CHUNK));
+            for (int from = 0; from < indexes.size(); from += MESSAGES_PER_CALL) {
+                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + MESSAGES_PER_CALL));
                 calls.add(scheduleChunk(slot, chunk, requests, results));
             }
         });
@@ -103,10 +103,26 @@ public final class DelayStore {
 
     /** Claims up to {@code limit} due messages of one slot under a lease of {@code leaseMs}. */
     public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, String leaseToken) {
+        if (limit <= MESSAGES_PER_CALL) {
+            return claimChunk(slot, limit, leaseMs, leaseToken);
+        }
+        List<CompletableFuture<ClaimedBatch>> chunks = new ArrayList<>();
+        for (int remaining = limit; remaining > 0; remaining -= MESSAGES_PER_CALL) {
+            chunks.add(claimChunk(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, leaseToken));
+        }
+        return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<ClaimedMessage> messages = new ArrayList<>();
+            chunks.forEach(chunk -> messages.addAll(chunk.join().messages()));
+            // the last call ran last: its clock is the latest and its next due time is what is still waiting
+            ClaimedBatch last = chunks.get(chunks.size() - 1).join();
+            return new ClaimedBatch(last.redisNow(), last.nextDue(), messages);
+        });
+    }
+
+    private CompletableFuture<ClaimedBatch> claimChunk(int slot, int limit, long leaseMs, String leaseToken) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)),
                 bytes(keys.leases(slot)), bytes(keys.attempts(slot)), bytes(keys.names(slot))};
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(Math.min(limit, MAX_MESSAGES_PER_CALL)),
-                        number(leaseMs), bytes(leaseToken))
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs), bytes(leaseToken))
                 .thenApply(reply -> {
                     List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 2) / 4);
                     for (int i = 2; i < reply.size(); i += 4) {
@@ -119,12 +135,12 @@ public final class DelayStore {
 
     /** Deletes delivered messages of one slot; returns how many still held the caller's lease. */
     public CompletableFuture<Long> acknowledge(int slot, List<ClaimedMessage> delivered) {
-        if (delivered.size() <= MAX_MESSAGES_PER_CALL) {
+        if (delivered.size() <= MESSAGES_PER_CALL) {
             return acknowledgeChunk(slot, delivered);
         }
         CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
-        for (int from = 0; from < delivered.size(); from += MAX_MESSAGES_PER_CALL) {
-            CompletableFuture<Long> chunk = acknowledgeChunk(slot, delivered.subList(from, Math.min(delivered.size(), from + MAX_MESSAGES_PER_CALL)));
+        for (int from = 0; from < delivered.size(); from += MESSAGES_PER_CALL) {
+            CompletableFuture<Long> chunk = acknowledgeChunk(slot, delivered.subList(from, Math.min(delivered.size(), from + MESSAGES_PER_CALL)));
             total = total.thenCombine(chunk, Long::sum);
         }
         return total;

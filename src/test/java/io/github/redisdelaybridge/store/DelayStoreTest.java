@@ -323,25 +323,27 @@ class DelayStoreTest {
     }
 
     @Test
-    void batchesLargerThanOneScriptCallAreClaimedInPartsAndAcknowledgedWhole() throws Exception {
-        int count = DelayStore.MAX_MESSAGES_PER_CALL * 2 + 500;
+    void batchesLargerThanOneScriptCallAreClaimedAndAcknowledgedWhole() throws Exception {
+        int count = DelayStore.MESSAGES_PER_CALL * 5 + 50;
         List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             requests.add(new ScheduleRequest("m-" + i, new DueTime.At(1_000 + i), envelope("m-" + i, "body-" + i)));
         }
+        requests.add(new ScheduleRequest("later", new DueTime.AfterDelay(600_000), envelope("later", "later")));
         await(store.schedule(requests));
 
-        List<ClaimedMessage> claimed = new ArrayList<>();
-        ClaimedBatch first = claim(0, count);
-        claimed.addAll(first.messages());
-        while (claimed.size() < count) {
-            claimed.addAll(claim(0, count).messages());
-        }
+        ClaimedBatch first = claim(0, count - 10);
+        ClaimedBatch rest = claim(0, count);
 
-        assertThat(first.messages()).hasSize(DelayStore.MAX_MESSAGES_PER_CALL);
-        assertThat(claimed).extracting(ClaimedMessage::messageId).doesNotHaveDuplicates().hasSize(count);
+        assertThat(first.messages()).extracting(ClaimedMessage::messageId)
+                .containsExactlyElementsOf(IntStream.range(0, count - 10).mapToObj(i -> "m-" + i).toList());
+        assertThat(first.nextDue()).isEqualTo(1_000 + count - 10);
+        assertThat(rest.messages()).hasSize(10);
+        assertThat(rest.nextDue()).isGreaterThan(rest.redisNow() + 500_000);
+        List<ClaimedMessage> claimed = new ArrayList<>(first.messages());
+        claimed.addAll(rest.messages());
         assertThat(await(store.acknowledge(0, claimed))).isEqualTo(count);
-        assertThat(hlen(store.keys().payloads(0))).isZero();
+        assertThat(hlen(store.keys().payloads(0))).isEqualTo(1);
         assertThat(deliveredScore(0, "m-" + (count - 1))).isNotNull();
     }
 
