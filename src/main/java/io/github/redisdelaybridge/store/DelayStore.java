@@ -21,11 +21,12 @@ public final class DelayStore {
 
     /**
      * Messages per schedule, claim or acknowledge script call at most. A script blocks every other Redis
-     * client while it runs, so a batch is split into calls of about a millisecond each, sent pipelined
-     * (one round trip still); a thundering herd then never produces a call that runs for 10 ms. It also
+     * client while it runs, so a batch is split into calls of well under a millisecond each, sent pipelined
+     * (one round trip still): on a busy host a call is stretched by however long Redis waits for a CPU,
+     * and a short call rarely straddles such a wait, so a thundering herd stays out of SLOWLOG. It also
      * keeps Lua's unpack (which takes a few thousand values at most) far from its limit.
      */
-    static final int MESSAGES_PER_CALL = 200;
+    static final int MESSAGES_PER_CALL = 100;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     static final int LIST_SCAN_BUDGET = 1_000;
 
