@@ -2,27 +2,9 @@
   expandNames (a fragment, included by the scripts that return a payload): turns an envelope from the
   stored form back into the wire form, so that the bridge never sees codes.
 
-  The two forms of an envelope of version 3 (store/EnvelopeCodec.java), byte by byte (offsets from 0); a varint is
-  unsigned LEB128 (lib/varint):
-
-    wire form: what the bridge writes and reads (script arguments and replies)
-      byte 0    0xDB   magic
-      byte 1    0x03   version 3
-      byte 2    flags  (key, headers, typed headers, properties, origin number, tombstone)
-      varint length, then that many bytes: the target, e.g. kafka:orders.expired
-      varint length, then that many bytes: the origin stem, e.g. kafka:delay.inbound/0@
-      the rest: origin number (e.g. the Kafka offset), key, headers, properties, body
-
-    stored form: what the payloads hash holds
-      byte 0    tag    the names hash's tag field when the payload was interned
-      byte 1    0x80 + flags: the high bit marks the stored form, the rest are the wire form's flags
-      varint           target code        (names hash: c:<code> = name, n:<name> = code)
-      varint           origin stem code
-      the rest, byte for byte as in the wire form
-
-  The names hash (one per slot, store/Keys.names) is append-only: n:<name> = code, c:<code> = name,
-  next = the last code handed out, tag = a byte drawn from Redis's clock when the hash was created.
-  A payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+  The wire form, the stored form and the names hash are laid out byte by byte in lib/internNames, which
+  makes the stored form; this fragment undoes exactly that. A payload of another form (versions 1 and 2,
+  written by earlier bridges) passes through unchanged.
 
     local names = namesExpander(namesKey)   one per script call: it remembers the names it looked up
     names.expand(payload)    the wire form. A payload whose tag differs from the names hash's, or whose
