@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.deadletter.DeadLetter;
 import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
 import io.github.redisdelaybridge.deadletter.DeadLetterReason;
-import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.KeysPerTest;
+
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,44 +17,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
+
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 
 /** The scripts behind the admin API (inspect, list, stats, replay, delete), against the real Redis. */
 class AdminStoreTest {
 
+    @RegisterExtension
+    static final KeysPerTest redis = new KeysPerTest("unit-admin");
+
     private static final long MAX_DELAY_MS = 3_600_000;
     private static final long WINDOW_MS = 60_000;
 
-    private static RedisConnection connection;
-
-    private String prefix;
     private DelayStore store;
 
-    @BeforeAll
-    static void connect() {
-        connection = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10));
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connection.close();
-    }
-
     @BeforeEach
-    void startClean(TestInfo test) {
-        prefix = "unit-admin-" + test.getTestMethod().orElseThrow().getName();
-        LocalRedis.deleteKeys(prefix);
+    void startClean() {
         store = storeWith(1);
-    }
-
-    @AfterEach
-    void deleteKeys() {
-        LocalRedis.deleteKeys(prefix);
     }
 
     // --- inspect ----------------------------------------------------------------------------------------------
@@ -105,7 +90,7 @@ class AdminStoreTest {
 
     @Test
     void inspectIgnoresRecordsOutsideTheirWindows() throws Exception {
-        store = new DelayStore(connection.async(), new Keys(prefix, 1), new StoreLimits(MAX_DELAY_MS, 300, 300, 1_000, 60_000));
+        store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1), new StoreLimits(MAX_DELAY_MS, 300, 300, 1_000, 60_000));
         schedule("m-1", new DueTime.At(1_000));
         await(store.acknowledge(0, await(store.claim(0, 10, 60_000, "me:1")).messages()));
         await(store.cancel("early", true));
@@ -337,7 +322,7 @@ class AdminStoreTest {
     // --- helpers ----------------------------------------------------------------------------------------------
 
     private DelayStore storeWith(int slots) {
-        return new DelayStore(connection.async(), new Keys(prefix, slots), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
+        return new DelayStore(redis.connection().async(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
     }
 
     private static <T> List<T> pageThrough(Function<ListPosition, CompletableFuture<Listing<T>>> list) throws Exception {
@@ -370,11 +355,11 @@ class AdminStoreTest {
 
     /** Bytes the envelope of a pending message takes in Redis (its stored form). */
     private long storedSize(String id) throws Exception {
-        return connection.async().hstrlen(bytes(store.keys().payloads(0)), bytes(id)).get(10, TimeUnit.SECONDS);
+        return redis.connection().async().hstrlen(bytes(store.keys().payloads(0)), bytes(id)).get(10, TimeUnit.SECONDS);
     }
 
     private static long redisNowMs() throws Exception {
-        List<byte[]> time = connection.async().time().get(10, TimeUnit.SECONDS);
+        List<byte[]> time = redis.connection().async().time().get(10, TimeUnit.SECONDS);
         return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000
                 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1_000;
     }

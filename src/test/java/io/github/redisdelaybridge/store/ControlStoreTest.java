@@ -3,51 +3,36 @@ package io.github.redisdelaybridge.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
-import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.KeysPerTest;
+
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
+
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 
 /** cancel.lua, changeDueTime.lua and schedule.lua's cancel records, against the real Redis. */
 class ControlStoreTest {
 
+    @RegisterExtension
+    static final KeysPerTest redis = new KeysPerTest("unit-control");
+
     private static final long MAX_DELAY_MS = 3_600_000;
     private static final long WINDOW_MS = 60_000;
 
-    private static RedisConnection connection;
-
-    private String prefix;
     private DelayStore store;
 
-    @BeforeAll
-    static void connect() {
-        connection = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10));
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connection.close();
-    }
-
     @BeforeEach
-    void startClean(TestInfo test) {
-        prefix = "unit-control-" + test.getTestMethod().orElseThrow().getName();
-        LocalRedis.deleteKeys(prefix);
+    void startClean() {
         store = storeWith(WINDOW_MS);
-    }
-
-    @AfterEach
-    void deleteKeys() {
-        LocalRedis.deleteKeys(prefix);
     }
 
     // --- cancel ---------------------------------------------------------------------------------------------
@@ -240,7 +225,7 @@ class ControlStoreTest {
 
     @Test
     void controlsWorkInTheSlotOfTheirId() throws Exception {
-        store = new DelayStore(connection.async(), new Keys(prefix, 4), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
+        store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 4), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
         for (int i = 0; i < 8; i++) {
             schedule("m-" + i, new DueTime.AfterDelay(60_000));
         }
@@ -255,7 +240,7 @@ class ControlStoreTest {
     // --- helpers ----------------------------------------------------------------------------------------------
 
     private DelayStore storeWith(long cancelWindowMs) {
-        return new DelayStore(connection.async(), new Keys(prefix, 1), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, cancelWindowMs, 1_000, 60_000));
+        return new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, cancelWindowMs, 1_000, 60_000));
     }
 
     private ScheduleResult schedule(String id, DueTime dueTime) throws Exception {
@@ -272,21 +257,21 @@ class ControlStoreTest {
     }
 
     private static Long score(String key, String member) throws Exception {
-        Double score = connection.async().zscore(bytes(key), bytes(member)).get(10, TimeUnit.SECONDS);
+        Double score = redis.connection().async().zscore(bytes(key), bytes(member)).get(10, TimeUnit.SECONDS);
         return score == null ? null : score.longValue();
     }
 
     private static List<String> zrange(String key) throws Exception {
-        return connection.async().zrange(bytes(key), 0, -1).get(10, TimeUnit.SECONDS).stream()
+        return redis.connection().async().zrange(bytes(key), 0, -1).get(10, TimeUnit.SECONDS).stream()
                 .map(b -> new String(b, StandardCharsets.UTF_8)).toList();
     }
 
     private static byte[] hget(String key, String field) throws Exception {
-        return connection.async().hget(bytes(key), bytes(field)).get(10, TimeUnit.SECONDS);
+        return redis.connection().async().hget(bytes(key), bytes(field)).get(10, TimeUnit.SECONDS);
     }
 
     private static long redisNowMs() throws Exception {
-        List<byte[]> time = connection.async().time().get(10, TimeUnit.SECONDS);
+        List<byte[]> time = redis.connection().async().time().get(10, TimeUnit.SECONDS);
         return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000
                 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1_000;
     }

@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
+import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.io.IOException;
@@ -23,46 +24,30 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
+
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 
 /** DelayStore and its Lua scripts against the real Redis on 127.0.0.1:6379, one key prefix per test. */
 class DelayStoreTest {
+
+    @RegisterExtension
+    static final KeysPerTest redis = new KeysPerTest("unit-store");
 
     private static final long MAX_DELAY_MS = 3_600_000;
     private static final long DEDUPE_WINDOW_MS = 60_000;
     private static final long LEASE_MS = 60_000;
     private static final String TOKEN = "instance-a:1";
 
-    private static RedisConnection connection;
-
-    private String prefix;
     private DelayStore store;
 
-    @BeforeAll
-    static void connect() {
-        connection = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10));
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connection.close();
-    }
-
     @BeforeEach
-    void startClean(TestInfo test) {
-        prefix = "unit-store-" + test.getTestMethod().orElseThrow().getName();
-        LocalRedis.deleteKeys(prefix);
+    void startClean() {
         store = storeWith(1, DEDUPE_WINDOW_MS);
-    }
-
-    @AfterEach
-    void deleteKeys() {
-        LocalRedis.deleteKeys(prefix);
     }
 
     // --- schedule -------------------------------------------------------------------------------------------
@@ -549,12 +534,12 @@ class DelayStoreTest {
     // --- helpers ------------------------------------------------------------------------------------------
 
     private DelayStore storeWith(int slots, long dedupeWindowMs) {
-        return new DelayStore(redis(), new Keys(prefix, slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, dedupeWindowMs, 1_000, 60_000));
+        return new DelayStore(redis(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, dedupeWindowMs, 1_000, 60_000));
     }
 
     /** The standalone connection's full command set (the store itself only needs scripting). */
     private static io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> redis() {
-        return connection.async();
+        return redis.connection().async();
     }
 
     private ScheduleResult schedule(String id, DueTime dueTime) throws Exception {
