@@ -23,7 +23,7 @@
     lastTime, lastId   position of the last record examined (ARGV[1], ARGV[2] if none): a next
                        call starting there misses nothing
 ]]
--- @include lib/rankAfter
+-- @include lib/scanFrom
 -- @include lib/envelopeTarget
 
 local function summaryOf(record)
@@ -40,37 +40,12 @@ local function summaryOf(record)
   return '', 0, ''
 end
 
-local afterTime, afterId = ARGV[1], ARGV[2]
-local limit, wanted, budget = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
-local rank = 0
-if afterTime ~= '-inf' then rank = rankAfter(KEYS[2], afterTime, afterId) end
+local wanted = ARGV[4]
 
-local result = { 0, afterTime, afterId }
-local found, examined = 0, 0
-while found < limit and examined < budget do
-  local page = redis.call('ZRANGE', KEYS[2], rank, rank + math.min(100, budget - examined) - 1, 'WITHSCORES')
-  if #page == 0 then
-    result[1] = 1
-    break
-  end
-  for i = 1, #page, 2 do
-    local id, deadAt = page[i], tonumber(page[i + 1])
-    examined, rank = examined + 1, rank + 1
-    result[2], result[3] = deadAt, id
-    local record = redis.call('HGET', KEYS[1], id)
-    if record then
-      local reason, attempts, target = summaryOf(record)
-      if wanted == '' or reason == wanted then
-        result[#result + 1] = id
-        result[#result + 1] = deadAt
-        result[#result + 1] = #record
-        result[#result + 1] = reason
-        result[#result + 1] = attempts
-        result[#result + 1] = target
-        found = found + 1
-        if found == limit then return result end
-      end
-    end
-  end
-end
-return result
+return scanFrom(KEYS[2], ARGV[1], ARGV[2], '+inf', tonumber(ARGV[3]), tonumber(ARGV[5]), function(id, deadAt)
+  local record = redis.call('HGET', KEYS[1], id)
+  if not record then return nil end
+  local reason, attempts, target = summaryOf(record)
+  if wanted ~= '' and reason ~= wanted then return nil end
+  return { id, deadAt, #record, reason, attempts, target }
+end)

@@ -26,45 +26,15 @@
                      call starting there misses nothing
     size             bytes the envelope takes in Redis (its stored form)
 ]]
--- @include lib/rankAfter
+-- @include lib/scanFrom
 -- @include lib/expandNames
 local names = namesExpander(KEYS[4])
+local wanted = ARGV[5]
 
-local afterDue, afterId = ARGV[1], ARGV[2]
-local before = ARGV[3]
-local limit, wanted, budget = tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
-local rank = 0
-if afterDue ~= '-inf' then rank = rankAfter(KEYS[1], afterDue, afterId) end
-
-local result = { 0, afterDue, afterId }
-local found, examined = 0, 0
-while found < limit and examined < budget do
-  local page = redis.call('ZRANGE', KEYS[1], rank, rank + math.min(100, budget - examined) - 1, 'WITHSCORES')
-  if #page == 0 then
-    result[1] = 1
-    break
-  end
-  for i = 1, #page, 2 do
-    local id, due = page[i], tonumber(page[i + 1])
-    if before ~= '+inf' and due >= tonumber(before) then
-      result[1] = 1
-      return result
-    end
-    examined, rank = examined + 1, rank + 1
-    result[2], result[3] = due, id
-    local envelope = redis.call('HGET', KEYS[2], id)
-    if envelope then
-      local target = names.target(envelope)
-      if wanted == '' or target == wanted then
-        result[#result + 1] = id
-        result[#result + 1] = due
-        result[#result + 1] = tonumber(redis.call('HGET', KEYS[3], id) or 0)
-        result[#result + 1] = #envelope
-        result[#result + 1] = target
-        found = found + 1
-        if found == limit then return result end
-      end
-    end
-  end
-end
-return result
+return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(id, due)
+  local envelope = redis.call('HGET', KEYS[2], id)
+  if not envelope then return nil end
+  local target = names.target(envelope)
+  if wanted ~= '' and target ~= wanted then return nil end
+  return { id, due, tonumber(redis.call('HGET', KEYS[3], id) or 0), #envelope, target }
+end)
