@@ -33,14 +33,20 @@ final class ArrivalRecorder implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    /** Records the lateness of arrivals whose due time passes {@code recordDueAt}; counts every arrival. */
-    ArrivalRecorder(String bootstrap, String topic, int partitions, LongPredicate recordDueAt) {
+    /** A consumer that reads topics by assignment (no group, no commits), in large polls: for counting what arrived. */
+    static Properties readerProperties(String bootstrap) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        return p;
+    }
+
+    /** Records the lateness of arrivals whose due time passes {@code recordDueAt}; counts every arrival. */
+    ArrivalRecorder(String bootstrap, String topic, int partitions, LongPredicate recordDueAt) {
+        Properties p = readerProperties(bootstrap);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         this.consumer = new KafkaConsumer<>(p);
         List<TopicPartition> assigned = new ArrayList<>();

@@ -7,12 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a target topic from its start to its current end and counts the message ids (x-message-id, set by
@@ -25,12 +23,7 @@ final class DeliveryCounter {
     }
 
     static Delivery count(String bootstrap, String topic, long expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        Properties p = ArrivalRecorder.readerProperties(bootstrap);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
