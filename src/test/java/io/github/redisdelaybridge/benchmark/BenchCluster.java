@@ -40,6 +40,9 @@ final class BenchCluster implements BridgeRedis, AutoCloseable {
 
     BenchCluster(BenchOptions options) throws Exception {
         this.processes = new RedisClusterProcesses(MASTERS);
+        if (options.realtimeRedis()) {
+            RedisCpuPriority.raise(processes.pids());
+        }
         this.slots = Integer.parseInt(options.bridgeOverrides().getOrDefault("bridge.redis.slots", Integer.toString(DEFAULT_SLOTS)));
         try {
             this.client = RedisClusterClient.create(RedisConnection.uris(processes.uris()).stream().map(RedisURI::create).toList());

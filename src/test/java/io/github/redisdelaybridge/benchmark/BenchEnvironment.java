@@ -43,6 +43,8 @@ final class BenchEnvironment implements AutoCloseable {
     final BenchOptions options;
     final String bootstrap;
     final String redisUri;
+    /** How the benchmark's Redis is scheduled, for the table's machine line. */
+    final String redisPriority;
     final String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
     private final KafkaClusterTestKit kafka;
     private final RedisServerProcess redisProcess;
@@ -66,10 +68,13 @@ final class BenchEnvironment implements AutoCloseable {
         if (options.redis() != null) {
             this.redisProcess = null;
             this.redisUri = options.redis();
+            this.redisPriority = "Redis given with --redis (priority as found)";
         } else {
             new File("target").mkdirs();
             this.redisProcess = RedisServerProcess.start(new File("target/benchmark-redis.log"));
             this.redisUri = redisProcess.uri();
+            this.redisPriority = options.realtimeRedis() ? RedisCpuPriority.raise(List.of(redisProcess.pid()))
+                    : "Redis at normal CPU priority (--redis-priority normal)";
         }
         this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
         Properties p = new Properties();

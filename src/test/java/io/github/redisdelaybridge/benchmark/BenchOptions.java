@@ -24,13 +24,15 @@ import java.util.Set;
  *                         on a shared machine noise only ever slows a run down
  *   --precision-rate N    the steady rate of the precision scenario's headline step (default 2000, the issue's)
  *   --no-warmup           skip the JIT warm-up (an untimed ingest and drain of 50,000 messages) before measuring
+ *   --redis-priority P    realtime (default): the benchmark's own redis-server processes run at real-time CPU
+ *                         priority (RedisCpuPriority), as on a host of their own; normal: as started
  *   --set KEY=VALUE       override a bridge or Camel setting in every bridge instance (repeatable), to try a
  *                         tuning, e.g. --set bridge.dispatch.batch-size=2000
  * </pre>
  */
 record BenchOptions(Set<String> scenarios, double scale, boolean quick, String kafka, String redis, String out,
                     Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup,
-                    int precisionRate) {
+                    int precisionRate, boolean realtimeRedis) {
 
     static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "herd",
             "scaleout");
@@ -48,6 +50,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         int repeats = -1;
         boolean warmup = true;
         int precisionRate = 2_000;
+        boolean realtimeRedis = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> {
@@ -75,6 +78,13 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 case "--repeat" -> repeats = Integer.parseInt(args[++i]);
                 case "--no-warmup" -> warmup = false;
                 case "--precision-rate" -> precisionRate = Integer.parseInt(args[++i]);
+                case "--redis-priority" -> {
+                    String priority = args[++i];
+                    if (!priority.equals("realtime") && !priority.equals("normal")) {
+                        throw new IllegalArgumentException("--redis-priority takes realtime or normal, got '" + priority + "'");
+                    }
+                    realtimeRedis = priority.equals("realtime");
+                }
                 case "--set" -> {
                     String pair = args[++i];
                     int eq = pair.indexOf('=');
@@ -85,7 +95,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                 }
                 case "--help", "-h" -> {
                     System.out.println("bin/benchmark [--scenarios " + String.join(",", ALL) + "] [--scale F] [--quick]"
-                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--repeat R] [--no-warmup] [--precision-rate N] [--set bridge.KEY=VALUE ...]");
+                            + " [--kafka HOST:PORT] [--redis URI] [--out FILE] [--wait-quiet S] [--repeat R] [--no-warmup] [--precision-rate N] [--redis-priority realtime|normal] [--set bridge.KEY=VALUE ...]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
@@ -97,7 +107,8 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
         List<String> ordered = new ArrayList<>(ALL);
         ordered.retainAll(scenarios);
         return new BenchOptions(new LinkedHashSet<>(ordered), scale, quick, kafka, redis, out, Map.copyOf(overrides), waitQuiet,
-                repeats > 0 ? repeats : quick ? 1 : 3, warmup, precisionRate);
+                repeats > 0 ? repeats : quick ? 1 : 3, warmup, precisionRate,
+                realtimeRedis);
     }
 
     /** A message count scaled by --scale, never below {@code floor}. */

@@ -37,9 +37,11 @@ public final class DelayBenchmark {
         System.out.println("benchmark: scenarios " + options.scenarios() + ", scale " + options.scale() + ", load average " + loadAtStart);
         int failures = 0;
         String redisVersion;
+        String redisPriority;
         try (BenchEnvironment env = new BenchEnvironment(options)) {
             redisVersion = env.redis().info("server").lines().filter(l -> l.startsWith("redis_version:"))
                     .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("?");
+            redisPriority = env.redisPriority;
             if (options.warmup()) {
                 warmup(env);
             }
@@ -69,7 +71,7 @@ public final class DelayBenchmark {
             }
         }
         long minutes = Math.round((System.currentTimeMillis() - started) / 60_000.0);
-        String machine = machineLine(loadAtStart, loadAverage(), redisVersion);
+        String machine = machineLine(loadAtStart, loadAverage(), redisVersion, redisPriority);
         String runLine = String.format("Run: `bin/benchmark %s` (scale %s, best of %d for ceiling/ingest/drain, %d min), %s.",
                 String.join(" ", options.quick() ? "--quick" : "", "--scenarios", String.join(",", options.scenarios())).trim(),
                 options.scale(), options.repeats(), minutes, Instant.now().truncatedTo(ChronoUnit.SECONDS));
@@ -336,7 +338,7 @@ public final class DelayBenchmark {
         }
     }
 
-    private static String machineLine(String loadAtStart, String loadAtEnd, String redisVersion) {
+    private static String machineLine(String loadAtStart, String loadAtEnd, String redisVersion, String redisPriority) {
         String cpu = "?";
         String memory = "?";
         try {
@@ -348,8 +350,9 @@ public final class DelayBenchmark {
             // not Linux
         }
         return String.format("Machine: %d cores (nproc), %s, %s; load average %s at start, %s at end; Java %s (%s); Redis %s; "
-                        + "Kafka %s; broker, Redis, bridge and load generator on this one machine",
+                        + "Kafka %s; broker, Redis, bridge and load generator on this one machine; %s",
                 Runtime.getRuntime().availableProcessors(), memory, cpu, loadAtStart, loadAtEnd, System.getProperty("java.version"),
-                System.getProperty("java.vm.name"), redisVersion, org.apache.kafka.common.utils.AppInfoParser.getVersion());
+                System.getProperty("java.vm.name"), redisVersion, org.apache.kafka.common.utils.AppInfoParser.getVersion(),
+                redisPriority);
     }
 }
