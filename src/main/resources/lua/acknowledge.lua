@@ -2,18 +2,18 @@
   acknowledge: forget messages the downstream broker has confirmed, and remember their ids
   for the dedupe window.
 
-  Why it is safe: a message is deleted only if it still carries the caller's lease token. An
-  instance that lost its lease (it stalled past the deadline and another instance re-claimed
-  the message) cannot delete the message the other instance is now delivering.
+  Why it is safe: a message is deleted only if it is still in flight under the caller's lease
+  deadline (its lease token, see claim.lua). An instance that lost its lease (it stalled past the
+  deadline and another instance re-claimed the message, with a later deadline) cannot delete the
+  message the other instance is now delivering.
 
   KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
   KEYS[2] payloads       HASH  field = message id, value = envelope bytes
-  KEYS[3] leases         HASH  field = message id, value = lease token of the claimer
-  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
-  KEYS[5] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[4] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
 
   ARGV[1] dedupe window in ms (0 keeps no delivered record)
-  ARGV[2..] pairs: message id, lease token
+  ARGV[2..] pairs: message id, lease token (the lease deadline the claim returned)
 
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
@@ -27,10 +27,10 @@ end
 local acknowledged = 0
 if #ids > 0 then
   -- batched commands, as in claim.lua: a few calls per batch instead of five per message
-  local leases = redis.call('HMGET', KEYS[3], unpack(ids))
+  local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(ids))
   local settled, records = {}, {}
   for i = 1, #ids do
-    if leases[i] == tokens[i] then
+    if tonumber(deadlines[i]) == tonumber(tokens[i]) then
       settled[#settled + 1] = ids[i]
       records[#records + 1] = now
       records[#records + 1] = ids[i]
@@ -41,13 +41,12 @@ if #ids > 0 then
     redis.call('ZREM', KEYS[1], unpack(settled))
     redis.call('HDEL', KEYS[2], unpack(settled))
     redis.call('HDEL', KEYS[3], unpack(settled))
-    redis.call('HDEL', KEYS[4], unpack(settled))
-    if window > 0 then redis.call('ZADD', KEYS[5], unpack(records)) end
+    if window > 0 then redis.call('ZADD', KEYS[4], unpack(records)) end
   end
 end
 if window > 0 then
   -- bounded trim so that one call never runs long after a quiet period
-  local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - window, 'LIMIT', 0, 1000)
-  if #expired > 0 then redis.call('ZREM', KEYS[5], unpack(expired)) end
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - window, 'LIMIT', 0, 1000)
+  if #expired > 0 then redis.call('ZREM', KEYS[4], unpack(expired)) end
 end
 return acknowledged

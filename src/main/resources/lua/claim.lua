@@ -2,35 +2,37 @@
   claim: take up to a batch of due messages for delivery, under a lease.
 
   Why it is safe: moving a member from the due set to the in-flight set happens inside one
-  script, so two bridge instances can never claim the same message. Each claimed message
-  records the claimer's lease token; only that token can later acknowledge (delete) it, and a
-  message whose lease deadline passes is returned to the due set by reapExpiredLeases.lua.
+  script, so two bridge instances can never claim the same message. The lease deadline (its score
+  in the in-flight set) is also the lease's token: only a caller that presents it can later
+  acknowledge, reschedule or dead-letter the message. A message whose deadline passes is returned to
+  the due set by reapExpiredLeases.lua, and only from then on can it be claimed again, so a later
+  claim always gets a later deadline than any earlier one (now >= the old deadline, plus a lease > 0):
+  the stalled holder's deadline never matches again. A separate token per claim would cost a hash
+  write per message here and a read per message to settle it, for nothing this does not give.
 
   KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
   KEYS[3] payloads       HASH  field = message id, value = envelope in its stored form (lib/internNames)
-  KEYS[4] leases         HASH  field = message id, value = lease token of the claimer
-  KEYS[5] attempts       HASH  field = message id, value = failed delivery attempts so far
-  KEYS[6] names          HASH  the slot's interned targets and origin stems (lib/expandNames)
+  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[5] names          HASH  the slot's interned targets and origin stems (lib/expandNames)
 
   ARGV[1] batch size (maximum number of messages to claim)
-  ARGV[2] lease duration in ms
-  ARGV[3] lease token of this claim
+  ARGV[2] lease duration in ms (> 0)
 
-  Returns: { now, nextDue, id1, due1, attempts1, envelope1, id2, ... }
+  Returns: { now, nextDue, leaseDeadline, id1, due1, attempts1, envelope1, id2, ... }
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
+    leaseDeadline  now + lease duration: the lease token of every message of this claim
     envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
              be resolved is returned as stored, and the bridge dead-letters it
 ]]
 -- @include lib/redisNow
 -- @include lib/expandNames
-local names = namesExpander(KEYS[6])
+local names = namesExpander(KEYS[5])
 local leaseUntil = now + tonumber(ARGV[2])
-local token = ARGV[3]
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
-local result = { now, -1 }
+local result = { now, -1, leaseUntil }
 if #due > 0 then
   -- one call per command for the whole batch, not one per message: a claim of 500 then stays a few
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
@@ -38,25 +40,20 @@ if #due > 0 then
   for i = 1, #due, 2 do n = n + 1; ids[n] = due[i] end
   redis.call('ZREM', KEYS[1], unpack(ids))
   local envelopes = redis.call('HMGET', KEYS[3], unpack(ids))
-  local attempts = redis.call('HMGET', KEYS[5], unpack(ids))
-  local leases, tokens = {}, {}
+  local attempts = redis.call('HMGET', KEYS[4], unpack(ids))
+  local leases = {}
   for i = 1, n do
     -- a due id without a payload is a leftover of a crash between two writes: dropping it loses nothing
     if envelopes[i] then
       leases[#leases + 1] = leaseUntil
       leases[#leases + 1] = ids[i]
-      tokens[#tokens + 1] = ids[i]
-      tokens[#tokens + 1] = token
       result[#result + 1] = ids[i]
       result[#result + 1] = tonumber(due[2 * i])
       result[#result + 1] = tonumber(attempts[i] or 0)
       result[#result + 1] = names.expand(envelopes[i])
     end
   end
-  if #leases > 0 then
-    redis.call('ZADD', KEYS[2], unpack(leases))
-    redis.call('HSET', KEYS[4], unpack(tokens))
-  end
+  if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
 end
 local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if nextDue[2] then result[2] = tonumber(nextDue[2]) end

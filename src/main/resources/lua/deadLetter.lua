@@ -8,13 +8,12 @@
 
   KEYS[1] in-flight set      ZSET  member = message id, score = lease deadline (epoch ms)
   KEYS[2] payloads           HASH  field = message id, value = envelope bytes
-  KEYS[3] leases             HASH  field = message id, value = lease token of the claimer
-  KEYS[4] attempts           HASH  field = message id, value = failed delivery attempts so far
-  KEYS[5] dead letters       HASH  field = message id, value = dead-letter record bytes
-  KEYS[6] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+  KEYS[3] attempts           HASH  field = message id, value = failed delivery attempts so far
+  KEYS[4] dead letters       HASH  field = message id, value = dead-letter record bytes
+  KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
 
   ARGV[1] message id
-  ARGV[2] lease token
+  ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
   ARGV[3] dead-letter record bytes
   ARGV[4] maximum records kept in this slot's store
   ARGV[5] maximum age of a record in ms
@@ -22,14 +21,13 @@
   Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
 ]]
 local id, token = ARGV[1], ARGV[2]
-if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
+if tonumber(redis.call('ZSCORE', KEYS[1], id)) ~= tonumber(token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
 redis.call('ZREM', KEYS[1], id)
 redis.call('HDEL', KEYS[2], id)
 redis.call('HDEL', KEYS[3], id)
-redis.call('HDEL', KEYS[4], id)
-redis.call('HSET', KEYS[5], id, ARGV[3])
-redis.call('ZADD', KEYS[6], now, id)
-trimDeadLetters(KEYS[5], KEYS[6], tonumber(ARGV[4]), tonumber(ARGV[5]), now)
+redis.call('HSET', KEYS[4], id, ARGV[3])
+redis.call('ZADD', KEYS[5], now, id)
+trimDeadLetters(KEYS[4], KEYS[5], tonumber(ARGV[4]), tonumber(ARGV[5]), now)
 return 1

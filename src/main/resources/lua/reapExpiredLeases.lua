@@ -3,13 +3,13 @@
   with their attempt count incremented. Their claimer died or stalled; another instance (or
   the same one) will claim them again.
 
-  Why it is safe: the lease token is removed in the same step, so the old claimer's late
-  acknowledge or reschedule no longer matches and changes nothing.
+  Why it is safe: the message leaves the in-flight set in the same step, so the old claimer's late
+  acknowledge, reschedule or dead letter (checked against its in-flight score, the lease deadline)
+  no longer matches and changes nothing; a new claim gives it a later deadline.
 
   KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
   KEYS[2] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[3] leases         HASH  field = message id, value = lease token of the claimer
-  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
 
   ARGV[1] maximum number of leases to reap in this call
 
@@ -19,8 +19,7 @@
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[1], id)
-  redis.call('HDEL', KEYS[3], id)
-  redis.call('HINCRBY', KEYS[4], id, 1)
+  redis.call('HINCRBY', KEYS[3], id, 1)
   redis.call('ZADD', KEYS[2], now, id)
 end
 return #expired

@@ -7,21 +7,19 @@
 
   KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
   KEYS[2] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[3] leases         HASH  field = message id, value = lease token of the claimer
-  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
 
   ARGV[1] message id
-  ARGV[2] lease token
+  ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
   ARGV[3] delay from now in ms before the next attempt
   ARGV[4] 1 to count this as a failed attempt, 0 not to
 
   Returns: the attempt count after this call, or -1 if the lease did not match (nothing changed)
 ]]
 local id, token = ARGV[1], ARGV[2]
-if redis.call('HGET', KEYS[3], id) ~= token then return -1 end
+if tonumber(redis.call('ZSCORE', KEYS[1], id)) ~= tonumber(token) then return -1 end
 -- @include lib/redisNow
 redis.call('ZREM', KEYS[1], id)
-redis.call('HDEL', KEYS[3], id)
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), id)
-if ARGV[4] == '1' then return redis.call('HINCRBY', KEYS[4], id, 1) end
-return tonumber(redis.call('HGET', KEYS[4], id) or 0)
+if ARGV[4] == '1' then return redis.call('HINCRBY', KEYS[3], id, 1) end
+return tonumber(redis.call('HGET', KEYS[3], id) or 0)

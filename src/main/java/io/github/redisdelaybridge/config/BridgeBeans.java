@@ -102,7 +102,7 @@ public final class BridgeBeans implements CamelConfiguration {
         DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
         Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
-                settings.instanceId(), stopping, metrics);
+                stopping, metrics);
 
         Registry registry = context.getRegistry();
         registry.bind("kafkaRecordsReader", new KafkaRecordsReader());

@@ -5,9 +5,15 @@ package io.github.redisdelaybridge.dispatch;
  * @param maxInFlight      messages published but not yet settled, at most; claiming waits beyond it
  * @param idlePollMs       longest sleep when nothing is due soon: bounds how late a message stored by
  *                         another instance can be noticed
- * @param leaseMs          how long a claim is held before another instance may take it back
+ * @param leaseMs          how long a claim is held before another instance may take it back (at least 1)
  * @param publishTimeoutMs how long to wait for a broker acknowledgement before counting a failure
  * @param redisTimeoutMs   how long to wait for a Redis script before counting a failure
  */
 public record DispatchSettings(int batchSize, int maxInFlight, long idlePollMs, long leaseMs, long publishTimeoutMs, long redisTimeoutMs) {
+
+    public DispatchSettings {
+        if (leaseMs < 1) {
+            throw new IllegalArgumentException("bridge.lease.duration-ms must be at least 1, got " + leaseMs);
+        }
+    }
 }

@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -54,7 +53,6 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private final DeadLetters deadLetters;
     private final RetryPolicy retryPolicy;
     private final DispatchSettings settings;
-    private final String instanceId;
     private final BooleanSupplier stopping;
     private final BridgeMetrics metrics;
 
@@ -63,7 +61,6 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final AtomicLong claimSequence = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -73,13 +70,12 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private long redisUnavailableSince;
 
     public Dispatcher(DelayStore store, Publisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
-                      DispatchSettings settings, String instanceId, BooleanSupplier stopping, BridgeMetrics metrics) {
+                      DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
         this.store = store;
         this.publisher = publisher;
         this.deadLetters = deadLetters;
         this.retryPolicy = retryPolicy;
         this.settings = settings;
-        this.instanceId = instanceId;
         this.stopping = stopping;
         this.metrics = metrics;
         metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", inFlight::get);
@@ -202,11 +198,10 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
 
     private ClaimRound claimFromEverySlot(int limit) throws Exception {
         int slots = store.keys().slotCount();
-        String token = instanceId + ":" + claimSequence.incrementAndGet();
         int perSlot = Math.max(1, limit / slots);
         List<CompletableFuture<ClaimedBatch>> claims = new ArrayList<>(slots);
         for (int i = 0; i < slots; i++) {
-            claims.add(store.claim((nextSlot + i) % slots, perSlot, settings.leaseMs(), token));
+            claims.add(store.claim((nextSlot + i) % slots, perSlot, settings.leaseMs()));
         }
         nextSlot = (nextSlot + 1) % slots;
         long redisNow = 0;

@@ -102,14 +102,20 @@ public final class DelayStore {
         });
     }
 
-    /** Claims up to {@code limit} due messages of one slot under a lease of {@code leaseMs}. */
-    public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, String leaseToken) {
+    /**
+     * Claims up to {@code limit} due messages of one slot under a lease of {@code leaseMs} (at least 1: a later
+     * claim of the same message must get a later lease deadline, see claim.lua).
+     */
+    public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs) {
+        if (leaseMs < 1) {
+            throw new IllegalArgumentException("a lease lasts at least 1 ms, got " + leaseMs);
+        }
         if (limit <= MESSAGES_PER_CALL) {
-            return claimChunk(slot, limit, leaseMs, leaseToken);
+            return claimChunk(slot, limit, leaseMs);
         }
         List<CompletableFuture<ClaimedBatch>> chunks = new ArrayList<>();
         for (int remaining = limit; remaining > 0; remaining -= MESSAGES_PER_CALL) {
-            chunks.add(claimChunk(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, leaseToken));
+            chunks.add(claimChunk(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs));
         }
         return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<ClaimedMessage> messages = new ArrayList<>();
@@ -120,15 +126,16 @@ public final class DelayStore {
         });
     }
 
-    private CompletableFuture<ClaimedBatch> claimChunk(int slot, int limit, long leaseMs, String leaseToken) {
+    private CompletableFuture<ClaimedBatch> claimChunk(int slot, int limit, long leaseMs) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)),
-                bytes(keys.leases(slot)), bytes(keys.attempts(slot)), bytes(keys.names(slot))};
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs), bytes(leaseToken))
+                bytes(keys.attempts(slot)), bytes(keys.names(slot))};
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs))
                 .thenApply(reply -> {
-                    List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 2) / 4);
-                    for (int i = 2; i < reply.size(); i += 4) {
+                    long leaseDeadline = (Long) reply.get(2);
+                    List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 3) / 4);
+                    for (int i = 3; i < reply.size(); i += 4) {
                         messages.add(new ClaimedMessage(slot, text((byte[]) reply.get(i)), (Long) reply.get(i + 1),
-                                ((Long) reply.get(i + 2)).intValue(), (byte[]) reply.get(i + 3), leaseToken));
+                                ((Long) reply.get(i + 2)).intValue(), (byte[]) reply.get(i + 3), leaseDeadline));
                     }
                     return new ClaimedBatch((Long) reply.get(0), (Long) reply.get(1), messages);
                 });
@@ -148,14 +155,14 @@ public final class DelayStore {
     }
 
     private CompletableFuture<Long> acknowledgeChunk(int slot, List<ClaimedMessage> delivered) {
-        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.leases(slot)),
-                bytes(keys.attempts(slot)), bytes(keys.delivered(slot))};
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
+                bytes(keys.delivered(slot))};
         byte[][] args = new byte[1 + 2 * delivered.size()][];
         args[0] = number(limits.dedupeWindowMs());
         int a = 1;
         for (ClaimedMessage message : delivered) {
             args[a++] = bytes(message.messageId());
-            args[a++] = bytes(message.leaseToken());
+            args[a++] = number(message.leaseDeadline());
         }
         return acknowledge.run(redis, ScriptOutputType.INTEGER, slotKeys, args);
     }
@@ -166,14 +173,14 @@ public final class DelayStore {
      */
     public CompletableFuture<Long> reschedule(ClaimedMessage message, long delayMs, boolean countAsFailedAttempt) {
         int slot = message.slot();
-        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.leases(slot)), bytes(keys.attempts(slot))};
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.attempts(slot))};
         return reschedule.run(redis, ScriptOutputType.INTEGER, slotKeys,
-                bytes(message.messageId()), bytes(message.leaseToken()), number(delayMs), bytes(countAsFailedAttempt ? "1" : "0"));
+                bytes(message.messageId()), number(message.leaseDeadline()), number(delayMs), bytes(countAsFailedAttempt ? "1" : "0"));
     }
 
     /** Returns up to {@code limit} messages of one slot whose lease expired to the due set. */
     public CompletableFuture<Long> reapExpiredLeases(int slot, int limit) {
-        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.leases(slot)), bytes(keys.attempts(slot))};
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.attempts(slot))};
         return reapExpiredLeases.run(redis, ScriptOutputType.INTEGER, slotKeys, number(limit));
     }
 
@@ -183,9 +190,9 @@ public final class DelayStore {
      */
     public CompletableFuture<Long> deadLetter(ClaimedMessage message, byte[] record) {
         int slot = message.slot();
-        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.leases(slot)),
-                bytes(keys.attempts(slot)), bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
-        return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(message.messageId()), bytes(message.leaseToken()),
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
+                bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+        return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(message.messageId()), number(message.leaseDeadline()),
                 record, number(deadLettersPerSlot()), number(limits.deadLetterMaxAgeMs()));
     }
 

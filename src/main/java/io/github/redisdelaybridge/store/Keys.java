@@ -66,11 +66,6 @@ public final class Keys {
         return key(slot, "names");
     }
 
-    /** HASH: field = message id, value = lease token of the instance that claimed it. */
-    public String leases(int slot) {
-        return key(slot, "leases");
-    }
-
     /** HASH: field = message id, value = failed delivery attempts so far (absent = 0). */
     public String attempts(int slot) {
         return key(slot, "attempts");

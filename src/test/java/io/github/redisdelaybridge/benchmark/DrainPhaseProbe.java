@@ -64,11 +64,11 @@ final class DrainPhaseProbe {
             long cycles = 0;
             int done = 0;
             long start = System.nanoTime();
-            CompletableFuture<ClaimedBatch> nextClaim = pipelined ? store.claim(0, batch, 60_000, "probe:0") : null;
+            CompletableFuture<ClaimedBatch> nextClaim = pipelined ? store.claim(0, batch, 60_000) : null;
             CompletableFuture<Long> previousAck = CompletableFuture.completedFuture(0L);
             while (done < count) {
                 long t0 = System.nanoTime();
-                ClaimedBatch claimed = (pipelined ? nextClaim : store.claim(0, batch, 60_000, "probe:" + cycles)).get(30, TimeUnit.SECONDS);
+                ClaimedBatch claimed = (pipelined ? nextClaim : store.claim(0, batch, 60_000)).get(30, TimeUnit.SECONDS);
                 long t1 = System.nanoTime();
                 List<ClaimedMessage> messages = claimed.messages();
                 if (messages.isEmpty()) {
@@ -81,7 +81,7 @@ final class DrainPhaseProbe {
                 }
                 long t2 = System.nanoTime();
                 if (pipelined && done + messages.size() < count) {
-                    nextClaim = store.claim(0, batch, 60_000, "probe:" + (cycles + 1));
+                    nextClaim = store.claim(0, batch, 60_000);
                 }
                 for (CompletableFuture<Void> publish : publishes) {
                     publish.get(30, TimeUnit.SECONDS);

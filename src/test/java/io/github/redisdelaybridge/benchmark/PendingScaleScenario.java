@@ -119,7 +119,7 @@ final class PendingScaleScenario {
             StoreLoader.load(store.store(), "claim-" + tag + s + "-", 0, CLAIM_BATCH, new DueTime.At(0), "bench.claimed", env.payload());
             env.redis().configResetstat();
             long t0 = System.nanoTime();
-            ClaimedBatch batch = store.store().claim(0, CLAIM_BATCH, 60_000, "bench:" + tag + s).get(30, TimeUnit.SECONDS);
+            ClaimedBatch batch = store.store().claim(0, CLAIM_BATCH, 60_000).get(30, TimeUnit.SECONDS);
             long elapsed = (System.nanoTime() - t0) / 1_000;
             long inRedis = evalshaMicros(env);
             if (batch.messages().size() != CLAIM_BATCH) {

@@ -96,7 +96,7 @@ final class SteadyCycleProbe {
             long measureFrom = System.currentTimeMillis() + 1_000;
             for (long cycle = 0; System.currentTimeMillis() < end; cycle++) {
                 long t0 = System.nanoTime();
-                ClaimedBatch batch = store.claim(0, 500, 60_000, "cycle:" + cycle).get(30, TimeUnit.SECONDS);
+                ClaimedBatch batch = store.claim(0, 500, 60_000).get(30, TimeUnit.SECONDS);
                 long t1 = System.nanoTime();
                 boolean measured = System.currentTimeMillis() > measureFrom;
                 if (batch.messages().isEmpty()) {

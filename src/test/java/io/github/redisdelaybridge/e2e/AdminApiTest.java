@@ -484,7 +484,6 @@ class AdminApiTest {
             Envelope envelope = new Envelope(id, "kafka:" + TARGET, "test", null, List.of(MessageHeader.text("h", "v")), Map.of(), bytes("b"));
             redis.sync().zadd(bytes(keys.inFlight(0)), System.currentTimeMillis() + 600_000, bytes(id));
             redis.sync().hset(bytes(keys.payloads(0)), bytes(id), EnvelopeCodec.encode(envelope));
-            redis.sync().hset(bytes(keys.leases(0)), bytes(id), bytes("another-instance:1"));
         } finally {
             client.shutdown();
         }

@@ -60,14 +60,15 @@ class LeaseTakeoverTest {
                 kafka.flush();
 
                 // The survivor starts once the doomed instance holds leases, so the kill is sure to strand some.
-                long heldByDoomed = freezeWhileHoldingLeases(doomedInstance, redis, Duration.ofSeconds(30));
+                Map<String, Double> doomedLeases = freezeWhileHoldingLeases(doomedInstance, redis, Duration.ofSeconds(30));
+                long heldByDoomed = doomedLeases.size();
                 assertThat(heldByDoomed).as("the instance to be killed held leases").isPositive();
                 long allDeliveredAt;
                 long killedAt;
                 try (BridgeInstance survivorInstance = BridgeInstance.start(survivor)) {
                     killedAt = System.currentTimeMillis();
                     doomedInstance.kill();
-                    assertThat(redis.leasesHeldBy("doomed")).as("its leases outlive it until they expire").isPositive();
+                    assertThat(redis.stillHeld(doomedLeases)).as("its leases outlive it until they expire").isPositive();
 
                     collector.awaitDistinct(MESSAGES, Received::messageId, Duration.ofSeconds(90));
                     allDeliveredAt = System.currentTimeMillis();
@@ -79,27 +80,30 @@ class LeaseTakeoverTest {
                 assertThat(report.missing()).isZero();
                 assertThat(report.deadLettered()).isZero();
                 assertThat(report.duplicates()).as("at most the killed instance's in-flight claims").isLessThanOrEqualTo((int) heldByDoomed);
-                assertThat(redis.leasesHeldBy("doomed")).isZero();
+                assertThat(redis.stillHeld(doomedLeases)).isZero();
                 assertThat(allDeliveredAt - killedAt).as("the last of them waited for the lease to expire").isGreaterThanOrEqualTo(LEASE_MS / 2);
             }
         }
     }
 
-    /** Freezes the instance at a moment it holds leases (retrying until it does); returns how many. */
-    private static long freezeWhileHoldingLeases(ChildProcess instance, RedisInspector redis, Duration timeout) throws Exception {
+    /**
+     * Freezes the instance at a moment it holds leases (retrying until it does); returns them (id -> lease
+     * deadline). It is the only instance running yet, so every claim in flight is its own.
+     */
+    private static Map<String, Double> freezeWhileHoldingLeases(ChildProcess instance, RedisInspector redis, Duration timeout) throws Exception {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
         while (System.currentTimeMillis() < deadline) {
-            if (redis.leasesHeldBy("doomed") > 0) {
+            if (redis.inFlight() > 0) {
                 instance.freeze();
-                long held = redis.leasesHeldBy("doomed");
-                if (held > 0) {
+                Map<String, Double> held = redis.leases();
+                if (!held.isEmpty()) {
                     return held;
                 }
                 instance.thaw();
             }
             Thread.sleep(1);
         }
-        return 0;
+        return Map.of();
     }
 
 }

@@ -61,7 +61,7 @@ class AdminStoreTest {
     @Test
     void inspectFollowsAMessageThroughItsStates() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
-        ClaimedMessage claimed = await(store.claim(0, 10, 60_000, "me:1")).messages().get(0);
+        ClaimedMessage claimed = await(store.claim(0, 10, 60_000)).messages().get(0);
 
         MessageFacts inFlight = await(store.inspect("m-1"));
         assertThat(inFlight.state()).isEqualTo(MessageState.IN_FLIGHT);
@@ -92,7 +92,7 @@ class AdminStoreTest {
     void inspectIgnoresRecordsOutsideTheirWindows() throws Exception {
         store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1), new StoreLimits(MAX_DELAY_MS, 300, 300, 1_000, 60_000));
         schedule("m-1", new DueTime.At(1_000));
-        await(store.acknowledge(0, await(store.claim(0, 10, 60_000, "me:1")).messages()));
+        await(store.acknowledge(0, await(store.claim(0, 10, 60_000)).messages()));
         await(store.cancel("early", true));
         Thread.sleep(600);
 
@@ -243,7 +243,7 @@ class AdminStoreTest {
     @Test
     void replayClearsTheDedupeAndCancelRecordsOfTheId() throws Exception {
         schedule("d-1", new DueTime.At(1_000));
-        await(store.acknowledge(0, await(store.claim(0, 10, 60_000, "me:1")).messages()));
+        await(store.acknowledge(0, await(store.claim(0, 10, 60_000)).messages()));
         await(store.cancel("d-1", true));
         byte[] record = DeadLetterCodec.encode(deadLetter("d-1", DeadLetterReason.PUBLISH_FAILED, "kafka:out"));
         await(store.storeDeadLetters(Map.of("d-1", record)));
@@ -252,7 +252,7 @@ class AdminStoreTest {
                 envelope("d-1", "kafka:out", "again"))));
 
         assertThat(result.outcome()).isEqualTo(ReplayResult.Outcome.REPLAYED);
-        assertThat(await(store.claim(0, 10, 60_000, "me:2")).messages()).extracting(ClaimedMessage::messageId).containsExactly("d-1");
+        assertThat(await(store.claim(0, 10, 60_000)).messages()).extracting(ClaimedMessage::messageId).containsExactly("d-1");
     }
 
     @Test
@@ -295,10 +295,10 @@ class AdminStoreTest {
             schedule("pending-" + i, new DueTime.AfterDelay(60_000 + i));
         }
         schedule("claimed", new DueTime.At(1_000));
-        await(store.claim(store.keys().slotOf("claimed"), 10, 60_000, "me:1"));
+        await(store.claim(store.keys().slotOf("claimed"), 10, 60_000));
         schedule("delivered", new DueTime.At(1_000));
         int deliveredSlot = store.keys().slotOf("delivered");
-        await(store.acknowledge(deliveredSlot, await(store.claim(deliveredSlot, 10, 60_000, "me:2")).messages()));
+        await(store.acknowledge(deliveredSlot, await(store.claim(deliveredSlot, 10, 60_000)).messages()));
         long now = redisNowMs();
         schedule("overdue", new DueTime.At(now - 5_000));
         await(store.cancel("pending-0", false));

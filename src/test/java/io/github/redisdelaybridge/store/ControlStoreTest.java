@@ -253,7 +253,7 @@ class ControlStoreTest {
     }
 
     private ClaimedBatch claim() throws Exception {
-        return await(store.claim(0, 10, 60_000, "me:1"));
+        return await(store.claim(0, 10, 60_000));
     }
 
     private static Long score(String key, String member) throws Exception {

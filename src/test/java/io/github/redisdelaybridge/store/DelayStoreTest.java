@@ -41,7 +41,6 @@ class DelayStoreTest {
     private static final long MAX_DELAY_MS = 3_600_000;
     private static final long DEDUPE_WINDOW_MS = 60_000;
     private static final long LEASE_MS = 60_000;
-    private static final String TOKEN = "instance-a:1";
 
     private DelayStore store;
 
@@ -183,14 +182,15 @@ class DelayStoreTest {
     }
 
     @Test
-    void claimedMessageCarriesSlotAttemptsTokenAndEnvelope() throws Exception {
+    void claimedMessageCarriesSlotAttemptsLeaseDeadlineAndEnvelope() throws Exception {
         schedule("m-1", new DueTime.At(1_000), "payload");
 
-        ClaimedMessage message = claim(0, 10).messages().get(0);
+        ClaimedBatch batch = claim(0, 10);
+        ClaimedMessage message = batch.messages().get(0);
 
         assertThat(message.slot()).isZero();
         assertThat(message.attempts()).isZero();
-        assertThat(message.leaseToken()).isEqualTo(TOKEN);
+        assertThat(message.leaseDeadline()).isEqualTo(batch.redisNow() + LEASE_MS);
         assertThat(EnvelopeCodec.decode("m-1", message.encodedEnvelope())).isEqualTo(envelope("m-1", "payload"));
     }
 
@@ -228,7 +228,7 @@ class DelayStoreTest {
 
         assertThat(dueScore(0, "m-1")).isNull();
         assertThat(inFlightScore(0, "m-1")).isEqualTo(batch.redisNow() + LEASE_MS);
-        assertThat(text(hget(store.keys().leases(0), "m-1"))).isEqualTo(TOKEN);
+        assertThat(batch.messages().get(0).leaseDeadline()).as("the lease token is the in-flight score").isEqualTo(inFlightScore(0, "m-1"));
         assertThat(hget(store.keys().payloads(0), "m-1")).isNotNull();
         assertThat(claim(0, 10).messages()).isEmpty();
     }
@@ -244,8 +244,8 @@ class DelayStoreTest {
         CyclicBarrier start = new CyclicBarrier(2);
         try (RedisConnection second = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10))) {
             DelayStore otherInstance = new DelayStore(second.async(), store.keys(), new StoreLimits(MAX_DELAY_MS, DEDUPE_WINDOW_MS, DEDUPE_WINDOW_MS, 1_000, 60_000));
-            Future<List<String>> byFirst = threads.submit(() -> claimUntilEmpty(store, "first", start));
-            Future<List<String>> bySecond = threads.submit(() -> claimUntilEmpty(otherInstance, "second", start));
+            Future<List<String>> byFirst = threads.submit(() -> claimUntilEmpty(store, start));
+            Future<List<String>> bySecond = threads.submit(() -> claimUntilEmpty(otherInstance, start));
             List<String> first = byFirst.get(60, TimeUnit.SECONDS);
             List<String> secondIds = bySecond.get(60, TimeUnit.SECONDS);
 
@@ -272,7 +272,6 @@ class DelayStoreTest {
         assertThat(acknowledged).isEqualTo(1);
         assertThat(inFlightScore(0, "m-1")).isNull();
         assertThat(hget(store.keys().payloads(0), "m-1")).isNull();
-        assertThat(hget(store.keys().leases(0), "m-1")).isNull();
         assertThat(deliveredScore(0, "m-1")).isNotNull();
     }
 
@@ -337,7 +336,7 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
 
-        long acknowledged = await(store.acknowledge(0, List.of(withToken(claimed, "instance-b:9"))));
+        long acknowledged = await(store.acknowledge(0, List.of(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))));
 
         assertThat(acknowledged).isZero();
         assertThat(hget(store.keys().payloads(0), "m-1")).isNotNull();
@@ -352,7 +351,7 @@ class DelayStoreTest {
             schedule("m-" + i, new DueTime.At(i * 1_000L));
         }
         List<ClaimedMessage> claimed = claim(0, 10).messages();
-        List<ClaimedMessage> mixed = List.of(claimed.get(0), withToken(claimed.get(1), "stale"), claimed.get(2));
+        List<ClaimedMessage> mixed = List.of(claimed.get(0), withLeaseDeadline(claimed.get(1), claimed.get(1).leaseDeadline() - 1), claimed.get(2));
 
         assertThat(await(store.acknowledge(0, mixed))).isEqualTo(2);
         assertThat(hget(store.keys().payloads(0), "m-2")).isNotNull();
@@ -382,7 +381,6 @@ class DelayStoreTest {
         assertThat(attempts).isEqualTo(1);
         assertThat(dueScore(0, "m-1")).isBetween(before + 30_000, after + 30_000);
         assertThat(inFlightScore(0, "m-1")).isNull();
-        assertThat(hget(store.keys().leases(0), "m-1")).isNull();
         assertThat(hget(store.keys().payloads(0), "m-1")).isNotNull();
         assertThat(claim(0, 10).messages()).isEmpty();
     }
@@ -410,11 +408,10 @@ class DelayStoreTest {
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
         long leaseDeadline = inFlightScore(0, "m-1");
 
-        assertThat(await(store.reschedule(withToken(claimed, "stale"), 0, true))).isEqualTo(-1);
+        assertThat(await(store.reschedule(withLeaseDeadline(claimed, leaseDeadline - 1), 0, true))).isEqualTo(-1);
 
         assertThat(dueScore(0, "m-1")).isNull();
         assertThat(inFlightScore(0, "m-1")).isEqualTo(leaseDeadline);
-        assertThat(text(hget(store.keys().leases(0), "m-1"))).isEqualTo(TOKEN);
         assertThat(hget(store.keys().attempts(0), "m-1")).isNull();
     }
 
@@ -433,7 +430,7 @@ class DelayStoreTest {
     @Test
     void reapReturnsExpiredClaimsToDueWithOneMoreAttempt() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
-        await(store.claim(0, 10, 0, "crashed:1"));
+        claimWithExpiredLease();
 
         long before = redisNowMs();
         long reaped = await(store.reapExpiredLeases(0, 100));
@@ -441,7 +438,6 @@ class DelayStoreTest {
 
         assertThat(reaped).isEqualTo(1);
         assertThat(inFlightScore(0, "m-1")).isNull();
-        assertThat(hget(store.keys().leases(0), "m-1")).isNull();
         assertThat(dueScore(0, "m-1")).isBetween(before, after);
         ClaimedMessage reclaimed = claimOne();
         assertThat(reclaimed.attempts()).isEqualTo(1);
@@ -451,7 +447,7 @@ class DelayStoreTest {
     @Test
     void reapMakesTheOldLeaseTokenUseless() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
-        ClaimedMessage stale = await(store.claim(0, 10, 0, "crashed:1")).messages().get(0);
+        ClaimedMessage stale = claimWithExpiredLease().messages().get(0);
         await(store.reapExpiredLeases(0, 100));
         ClaimedMessage current = claimOne();
 
@@ -468,7 +464,6 @@ class DelayStoreTest {
 
         assertThat(await(store.reapExpiredLeases(0, 100))).isZero();
         assertThat(inFlightScore(0, "m-1")).isNotNull();
-        assertThat(text(hget(store.keys().leases(0), "m-1"))).isEqualTo(TOKEN);
     }
 
     @Test
@@ -476,7 +471,7 @@ class DelayStoreTest {
         for (int i = 1; i <= 5; i++) {
             schedule("m-" + i, new DueTime.At(i * 1_000L));
         }
-        await(store.claim(0, 10, 0, "crashed:1"));
+        claimWithExpiredLease();
 
         assertThat(await(store.reapExpiredLeases(0, 2))).isEqualTo(2);
         assertThat(await(store.reapExpiredLeases(0, 2))).isEqualTo(2);
@@ -561,7 +556,16 @@ class DelayStoreTest {
     }
 
     private ClaimedBatch claim(int slot, int limit) throws Exception {
-        return await(store.claim(slot, limit, LEASE_MS, TOKEN));
+        return await(store.claim(slot, limit, LEASE_MS));
+    }
+
+    /** A claim of the shortest lease (1 ms), returned once Redis's clock has passed its deadline: a crashed holder's. */
+    private ClaimedBatch claimWithExpiredLease() throws Exception {
+        ClaimedBatch batch = await(store.claim(0, 10, 1));
+        while (redisNowMs() <= batch.redisNow() + 1) {
+            Thread.sleep(1);
+        }
+        return batch;
     }
 
     private ClaimedMessage claimOne() throws Exception {
@@ -570,11 +574,11 @@ class DelayStoreTest {
         return messages.get(0);
     }
 
-    private static List<String> claimUntilEmpty(DelayStore claimer, String instance, CyclicBarrier start) throws Exception {
+    private static List<String> claimUntilEmpty(DelayStore claimer, CyclicBarrier start) throws Exception {
         start.await(10, TimeUnit.SECONDS);
         List<String> claimed = new ArrayList<>();
         for (int round = 1; ; round++) {
-            ClaimedBatch batch = await(claimer.claim(0, 7, LEASE_MS, instance + ":" + round));
+            ClaimedBatch batch = await(claimer.claim(0, 7, LEASE_MS));
             if (batch.messages().isEmpty()) {
                 return claimed;
             }
@@ -590,9 +594,9 @@ class DelayStoreTest {
         return text(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()).body());
     }
 
-    private static ClaimedMessage withToken(ClaimedMessage message, String token) {
+    private static ClaimedMessage withLeaseDeadline(ClaimedMessage message, long leaseDeadline) {
         return new ClaimedMessage(message.slot(), message.messageId(), message.dueAt(), message.attempts(),
-                message.encodedEnvelope(), token);
+                message.encodedEnvelope(), leaseDeadline);
     }
 
     private static long redisNowMs() throws Exception {

@@ -28,7 +28,7 @@ class KeysTest {
     void keysOfOneSlotAreDistinctAndShareOneClusterHashSlot() {
         List<String> keys = allKeys(new Keys("rdb", 4), 3);
 
-        assertThat(keys).doesNotHaveDuplicates().hasSize(7);
+        assertThat(keys).doesNotHaveDuplicates().hasSize(6);
         assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
     }
 
@@ -47,7 +47,6 @@ class KeysTest {
         assertThat(keys.due(2)).isEqualTo("app:{app:2}:due");
         assertThat(keys.inFlight(2)).isEqualTo("app:{app:2}:inflight");
         assertThat(keys.payloads(2)).isEqualTo("app:{app:2}:payloads");
-        assertThat(keys.leases(2)).isEqualTo("app:{app:2}:leases");
         assertThat(keys.attempts(2)).isEqualTo("app:{app:2}:attempts");
         assertThat(keys.delivered(2)).isEqualTo("app:{app:2}:delivered");
         assertThat(keys.names(2)).isEqualTo("app:{app:2}:names");
@@ -147,7 +146,7 @@ class KeysTest {
     }
 
     private static List<String> allKeys(Keys keys, int slot) {
-        return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.leases(slot), keys.attempts(slot),
+        return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.attempts(slot),
                 keys.delivered(slot), keys.names(slot));
     }
 

@@ -107,7 +107,7 @@ class NameInterningStoreTest {
                 envelope("m-3", "kafka:out", "rabbitmq:orders", "three")))));
 
         assertThat(names()).isEqualTo(before);
-        assertThat(ids(await(afterRestart.claim(0, 10, LEASE_MS, "after-restart:1")))).containsExactlyInAnyOrder("m-1", "m-2", "m-3");
+        assertThat(ids(await(afterRestart.claim(0, 10, LEASE_MS)))).containsExactlyInAnyOrder("m-1", "m-2", "m-3");
     }
 
     @Test
@@ -167,7 +167,7 @@ class NameInterningStoreTest {
                         MessageHeader.text("trace", "t-2")),
                 Map.of("content-type", "application/octet-stream", "priority", "4"), body);
         schedule(original);
-        ClaimedMessage claimed = await(store.claim(0, 10, LEASE_MS, "me:1")).messages().get(0);
+        ClaimedMessage claimed = await(store.claim(0, 10, LEASE_MS)).messages().get(0);
         Envelope delivered = EnvelopeCodec.decode(claimed.messageId(), claimed.encodedEnvelope());
         DeadLetter deadLetter = new DeadLetter(delivered.messageId(), DeadLetterReason.PUBLISH_FAILED, "refused", delivered.origin(),
                 delivered.target(), 10, delivered.key(), delivered.headers(), delivered.properties(), delivered.body());
@@ -190,7 +190,7 @@ class NameInterningStoreTest {
         redis().hset(bytes(keys.payloads(0)), bytes("old-1"), PreviousReleaseEnvelopes.encode(legacy)).get(5, TimeUnit.SECONDS);
         redis().zadd(bytes(keys.due(0)), 1_000, bytes("old-1")).get(5, TimeUnit.SECONDS);
 
-        List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS, "me:1")).messages();
+        List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS)).messages();
 
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("m-1", "old-1");
         ClaimedMessage lost = claimed.stream().filter(m -> m.messageId().equals("m-1")).findFirst().orElseThrow();
@@ -237,7 +237,7 @@ class NameInterningStoreTest {
 
         assertThat(await(store.listPending(null, null, null, 1_000)).entries()).hasSize(damaged.size() + 1);
         assertThat(await(store.inspect("bad-3")).envelope()).isEqualTo(damaged.get(3));
-        List<ClaimedMessage> claimed = await(store.claim(0, 1_000, LEASE_MS, "me:1")).messages();
+        List<ClaimedMessage> claimed = await(store.claim(0, 1_000, LEASE_MS)).messages();
 
         assertThat(claimed).hasSize(damaged.size() + 1);
         for (ClaimedMessage message : claimed) {
@@ -272,7 +272,7 @@ class NameInterningStoreTest {
 
     private List<Envelope> claimAll() throws Exception {
         List<Envelope> envelopes = new ArrayList<>();
-        for (ClaimedMessage message : await(store.claim(0, 1_000, LEASE_MS, "me:claim")).messages()) {
+        for (ClaimedMessage message : await(store.claim(0, 1_000, LEASE_MS)).messages()) {
             envelopes.add(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()));
         }
         return envelopes;

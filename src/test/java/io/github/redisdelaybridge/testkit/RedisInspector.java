@@ -4,6 +4,8 @@ import io.github.redisdelaybridge.store.Keys;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /** Reads the bridge's Redis structures for assertions: how many messages wait, how many are in flight. */
@@ -35,13 +37,19 @@ public final class RedisInspector implements AutoCloseable {
         return total;
     }
 
-    /** How many claims are held under lease tokens starting with {@code instanceId}. */
-    public long leasesHeldBy(String instanceId) {
-        long total = 0;
+    /** Every claim now held: message id -> lease deadline (its in-flight score), over all slots. */
+    public Map<String, Double> leases() {
+        Map<String, Double> leases = new HashMap<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
-            total += connection.sync().hvals(keys.leases(slot)).stream().filter(token -> token.startsWith(instanceId + ":")).count();
+            connection.sync().zrangeWithScores(keys.inFlight(slot), 0, -1).forEach(lease -> leases.put(lease.getValue(), lease.getScore()));
         }
-        return total;
+        return leases;
+    }
+
+    /** How many of {@code leases} (from {@link #leases()}) are still held: the same id in flight under the same deadline. */
+    public long stillHeld(Map<String, Double> leases) {
+        Map<String, Double> now = leases();
+        return leases.entrySet().stream().filter(lease -> lease.getValue().equals(now.get(lease.getKey()))).count();
     }
 
     /** Waits until {@code value} reaches {@code expected}; returns the last value seen. */
