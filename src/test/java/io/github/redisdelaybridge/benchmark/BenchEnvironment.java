@@ -5,6 +5,7 @@ import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -71,7 +72,9 @@ final class BenchEnvironment implements AutoCloseable {
             this.redisPriority = "Redis given with --redis (priority as found)";
         } else {
             new File("target").mkdirs();
-            this.redisProcess = RedisServerProcess.start(new File("target/benchmark-redis.log"));
+            // no persistence, so that memory and SLOWLOG figures are clean and the shared Redis on 6379 is not disturbed
+            this.redisProcess = new RedisServerProcess("benchmark", false).start();
+            Runtime.getRuntime().addShutdownHook(new Thread(this::stopRedis, "benchmark-redis-stop"));
             this.redisUri = redisProcess.uri();
             this.redisPriority = options.realtimeRedis() ? RedisCpuPriority.raise(List.of(redisProcess.pid()))
                     : "Redis at normal CPU priority (--redis-priority normal)";
@@ -344,8 +347,17 @@ final class BenchEnvironment implements AutoCloseable {
                 System.err.println("embedded Kafka did not stop cleanly: " + e);
             }
         }
+        stopRedis();
+    }
+
+    /** Also on Ctrl-C (a shutdown hook), so that an interrupted run leaves no redis-server behind. */
+    private void stopRedis() {
         if (redisProcess != null) {
-            redisProcess.close();
+            try {
+                redisProcess.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -38,6 +38,11 @@ public final class RedisServerProcess implements AutoCloseable {
         return "redis://127.0.0.1:" + port;
     }
 
+    /** Of the running server (the benchmark measures its CPU and raises its priority). */
+    public long pid() {
+        return process.pid();
+    }
+
     public RedisServerProcess start() throws InterruptedException {
         List<String> command = durable
                 ? List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", directory.toString(),
