@@ -29,7 +29,7 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/expandNames
-local names = namesExpander(KEYS[5])
+local names = namesExpander(nameCodes(KEYS[5]))
 local leaseUntil = now + tonumber(ARGV[2])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil }

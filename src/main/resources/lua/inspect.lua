@@ -44,7 +44,7 @@ return {
   score(KEYS[1]),
   score(KEYS[2]),
   tonumber(redis.call('HGET', KEYS[4], id) or 0),
-  stored and namesExpander(KEYS[9]).expand(stored),
+  stored and namesExpander(nameCodes(KEYS[9])).expand(stored),
   within(score(KEYS[5]), ARGV[2]),
   within(score(KEYS[6]), ARGV[3]),
   score(KEYS[8]),

@@ -28,7 +28,7 @@
 ]]
 -- @include lib/scanFrom
 -- @include lib/expandNames
-local names = namesExpander(KEYS[4])
+local names = namesExpander(nameCodes(KEYS[4]))
 local wanted = ARGV[5]
 
 return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(id, due)

@@ -43,7 +43,7 @@ if due - now > tonumber(ARGV[3]) then return -4 end
 redis.call('ZREM', KEYS[5], id)
 redis.call('ZREM', KEYS[6], id)
 redis.call('ZADD', KEYS[3], due, id)
-redis.call('HSET', KEYS[4], id, namesInterner(KEYS[7])(ARGV[6]))
+redis.call('HSET', KEYS[4], id, namesInterner(nameCodes(KEYS[7]))(ARGV[6]))
 redis.call('HDEL', KEYS[1], id)
 redis.call('ZREM', KEYS[2], id)
 return due

@@ -30,7 +30,7 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/internNames
-local intern = namesInterner(KEYS[5])
+local intern = namesInterner(nameCodes(KEYS[5]))
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])

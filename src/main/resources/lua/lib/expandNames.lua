@@ -2,11 +2,12 @@
   expandNames (a fragment, included by the scripts that return a payload): turns an envelope from the
   stored form back into the wire form, so that the bridge never sees codes.
 
-  The wire form, the stored form and the names hash are laid out byte by byte in lib/internNames, which
-  makes the stored form; this fragment undoes exactly that. A payload of another form (versions 1 and 2,
-  written by earlier bridges) passes through unchanged.
+  The wire form and the stored form are laid out byte by byte in lib/internNames, which makes the stored
+  form, and the names hash in lib/nameCodes; this fragment undoes exactly what lib/internNames does. A
+  payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
 
-    local names = namesExpander(namesKey)   one per script call: it remembers the names it looked up
+    local names = namesExpander(codes)   one per script call, codes = nameCodes(namesKey) (lib/nameCodes):
+                                         each name is looked up once
     names.expand(payload)    the wire form. A payload whose tag differs from the names hash's, or whose
                              codes the hash lacks (the key was deleted or replaced), is returned as it is:
                              the bridge refuses it with a message that says so and dead-letters it
@@ -15,24 +16,8 @@
 ]]
 -- @include lib/varint
 -- @include lib/envelopeTarget
-local function namesExpander(namesKey)
-  local names = {}
-  local tag
-
-  local function namesTag()
-    if tag == nil then tag = tonumber(redis.call('HGET', namesKey, 'tag')) or false end
-    return tag
-  end
-
-  local function nameOf(code)
-    local name = names[code]
-    if name == nil then
-      name = redis.call('HGET', namesKey, 'c:' .. code)
-      names[code] = name
-    end
-    return name
-  end
-
+-- @include lib/nameCodes
+local function namesExpander(codes)
   -- where the rest starts after the two codes; nil when they cannot be read
   local function restAtOf(payload)
     local targetCode, stemCode = string.byte(payload, 3, 4)
@@ -45,12 +30,12 @@ local function namesExpander(namesKey)
 
   -- target and origin stem; nil when the codes cannot be resolved
   local function resolve(payload)
-    if string.byte(payload, 1) ~= namesTag() then return nil end
+    if string.byte(payload, 1) ~= codes.tag() then return nil end
     local targetCode, stemAt = readVarint(payload, 3)
     if not targetCode then return nil end
     local stemCode = readVarint(payload, stemAt)
     if not stemCode then return nil end
-    local target, stem = nameOf(targetCode), nameOf(stemCode)
+    local target, stem = codes.nameOf(targetCode), codes.nameOf(stemCode)
     if not target or not stem then return nil end
     return target, stem
   end

@@ -21,47 +21,19 @@
       varint           origin stem code
       the rest, byte for byte as in the wire form
 
-  The names hash (one per slot, store/Keys.names) is append-only: n:<name> = code, c:<code> = name,
-  next = the last code handed out, tag = a byte drawn from Redis's clock when the hash was created.
-  A payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+  The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only)
+  is read and written through lib/nameCodes, one table per script call. A payload of another form
+  (versions 1 and 2, written by earlier bridges) passes through unchanged.
 
-    local intern = namesInterner(namesKey)   one per script call: it remembers the codes it looked up
-    intern(envelope)                         the stored form; a name without a code gets the next one.
-                                             Anything but a readable wire form is returned unchanged
-                                             (the bridge then refuses it when claimed, rather than this
-                                             script failing a whole batch)
+    local intern = namesInterner(codes)   one per script call, codes = nameCodes(namesKey)
+    intern(envelope)                      the stored form; a name without a code gets the next one.
+                                          Anything but a readable wire form is returned unchanged (the
+                                          bridge then refuses it when claimed, rather than this script
+                                          failing a whole batch)
 ]]
 -- @include lib/varint
-local function namesInterner(namesKey)
-  local codes = {}
-  local tag
-
-  local function namesTag()
-    if not tag then
-      tag = tonumber(redis.call('HGET', namesKey, 'tag'))
-      if not tag then
-        -- a new names hash (or a lost one): a new tag, so that payloads interned into a lost one are not
-        -- expanded with the new hash's codes
-        tag = tonumber(redis.call('TIME')[2]) % 256
-        redis.call('HSET', namesKey, 'tag', tag)
-      end
-    end
-    return tag
-  end
-
-  local function codeOf(name)
-    local code = codes[name]
-    if not code then
-      code = tonumber(redis.call('HGET', namesKey, 'n:' .. name))
-      if not code then
-        code = redis.call('HINCRBY', namesKey, 'next', 1)
-        redis.call('HSET', namesKey, 'c:' .. code, name, 'n:' .. name, code)
-      end
-      codes[name] = code
-    end
-    return code
-  end
-
+-- @include lib/nameCodes
+local function namesInterner(codes)
   -- A batch carries the same few flags, target and origin stem combinations: each is looked up once, then
   -- an envelope costs a table look-up and one concatenation.
   local storedHeads = {}
@@ -77,9 +49,9 @@ local function namesInterner(namesKey)
     local wireHead = string.sub(envelope, 3, namesEnd)
     local storedHead = storedHeads[wireHead]
     if not storedHead then
-      local targetCode = codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
-      local stemCode = codeOf(string.sub(envelope, stemAt, namesEnd))
-      storedHead = string.char(namesTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode)
+      local targetCode = codes.codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
+      local stemCode = codes.codeOf(string.sub(envelope, stemAt, namesEnd))
+      storedHead = string.char(codes.ownTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode)
       storedHeads[wireHead] = storedHead
     end
     return storedHead .. string.sub(envelope, namesEnd + 1)
