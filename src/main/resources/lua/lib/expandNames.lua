@@ -6,8 +6,8 @@
   form, and the names hash in lib/nameCodes; this fragment undoes exactly what lib/internNames does. A
   payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
 
-    local names = namesExpander(codes)   one per script call, codes = nameCodes(namesKey) (lib/nameCodes):
-                                         each name is looked up once
+    local names = namesExpander(codes)   one per script call, codes = nameCodes(namesKey) (lib/nameCodes,
+                                         shared with lib/memberIds): each name is looked up once
     names.expand(payload)    the wire form. A payload whose tag differs from the names hash's, or whose
                              codes the hash lacks (the key was deleted or replaced), is returned as it is:
                              the bridge refuses it with a message that says so and dead-letters it

@@ -22,8 +22,8 @@
       the rest, byte for byte as in the wire form
 
   The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only)
-  is read and written through lib/nameCodes, one table per script call. A payload of another form
-  (versions 1 and 2, written by earlier bridges) passes through unchanged.
+  is read and written through lib/nameCodes, whose table the script shares with lib/memberIds. A payload of
+  another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
 
     local intern = namesInterner(codes)   one per script call, codes = nameCodes(namesKey)
     intern(envelope)                      the stored form; a name without a code gets the next one.

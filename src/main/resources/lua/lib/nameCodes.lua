@@ -1,10 +1,11 @@
 --[[
-  nameCodes (a fragment, included by lib/internNames and lib/expandNames): the slot's names hash
-  (store/Keys.names) as one table per script call, shared by everything the call converts, so that each
-  name, code and the tag is read from Redis at most once per call.
+  nameCodes (a fragment, included by lib/internNames, lib/expandNames and lib/memberIds): the slot's names
+  hash (store/Keys.names) as one table per script call, shared by everything the call converts (payloads
+  and message ids alike), so that each name, code and the tag is read from Redis at most once per call.
 
   The names hash is append-only: n:<name> = code, c:<code> = name, next = the last code handed out,
-  tag = a byte drawn from Redis's clock when the hash was created. A code is never reassigned or deleted.
+  tag = a byte drawn from Redis's clock when the hash was created, stems = how many codes lib/memberIds
+  handed out for message id stems (it keeps that number bounded). A code is never reassigned or deleted.
 
     local codes = nameCodes(namesKey)   one per script call
     codes.key                 the names hash's key
@@ -27,8 +28,8 @@ local function nameCodes(namesKey)
 
   function codes.ownTag()
     if not codes.tag() then
-      -- a new names hash (or a lost one): a new tag, so that payloads interned into a lost one are not
-      -- expanded with the new hash's codes
+      -- a new names hash (or a lost one): a new tag, so that payloads and members interned into a lost one
+      -- are not expanded with the new hash's codes
       tag = tonumber(redis.call('TIME')[2]) % 256
       redis.call('HSET', namesKey, 'tag', tag)
     end

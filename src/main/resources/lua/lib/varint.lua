@@ -2,12 +2,13 @@
   varint (a fragment): the unsigned LEB128 integers of EnvelopeCodec version 3: 7 bits a byte, the low
   group first, the high bit set on every byte but the last.
     readVarint(s, at)  the value that starts at position at of s, and the position after it; nil when s
-                       ends inside it or it needs more than 7 bytes (no length or code in Redis does)
-    varint(n)          the bytes of n, for 0 <= n < 2^49 (Lua numbers are doubles: exact far beyond that)
+                       ends inside it or it needs more than 8 bytes (no length or code in Redis does; a
+                       Kafka offset of 15 digits, in a packed message id (lib/memberIds), needs 8)
+    varint(n)          the bytes of n, for 0 <= n < 2^53 (Lua numbers are doubles: exact up to there)
 ]]
 local function readVarint(s, at)
   local value, scale = 0, 1
-  for _ = 1, 7 do
+  for _ = 1, 8 do
     local b = string.byte(s, at)
     if not b then return nil end
     at = at + 1

@@ -1,0 +1,29 @@
+--[[
+  memberIdsProbe: for tests only (MemberIdsTest), lib/memberIds called directly.
+
+  KEYS[1] names  HASH  a names hash (lib/nameCodes)
+
+  ARGV[1] what to do with each further argument:
+          "toMember"      { member, toId(member) or false, lookupMember(id) } per id (writes codes, like schedule.lua)
+          "lookupMember"  { lookupMember(id) } per id (writes nothing)
+          "toId"          { toId(member) or false } per member
+  ARGV[2..] ids, or members
+
+  Returns: the values described above, flattened, in order
+]]
+-- @include lib/memberIds
+local ids = memberIds(nameCodes(KEYS[1]))
+local result = {}
+for i = 2, #ARGV do
+  if ARGV[1] == 'toMember' then
+    local member = ids.toMember(ARGV[i])
+    result[#result + 1] = member
+    result[#result + 1] = ids.toId(member) or false
+    result[#result + 1] = ids.lookupMember(ARGV[i])
+  elseif ARGV[1] == 'lookupMember' then
+    result[#result + 1] = ids.lookupMember(ARGV[i])
+  else
+    result[#result + 1] = ids.toId(ARGV[i]) or false
+  end
+end
+return result
