@@ -42,7 +42,8 @@ end
 
 local wanted = ARGV[4]
 
-return scanFrom(KEYS[2], ARGV[1], ARGV[2], '+inf', tonumber(ARGV[3]), tonumber(ARGV[5]), function(id, deadAt)
+-- exclusive in every slot: a dead letter's id is in one slot only (ListPosition)
+return scanFrom(KEYS[2], ARGV[1], ARGV[2], false, '+inf', tonumber(ARGV[3]), tonumber(ARGV[5]), function(id, deadAt)
   local record = redis.call('HGET', KEYS[1], id)
   if not record then return nil end
   local reason, attempts, target = summaryOf(record)

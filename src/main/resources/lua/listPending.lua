@@ -6,7 +6,7 @@
   target filter that matches little cannot stall Redis; the caller goes on from the position
   returned. The target is read from the envelope's head, without copying its body (lib/expandNames:
   the stored form's target code, or the text of the wire form and of versions 1 and 2); an envelope
-  it cannot read has target ''.
+  it cannot read has target ''. Positions are members in the due set's own order.
 
   KEYS[1] due set   ZSET  member = message id, score = due time (epoch ms)
   KEYS[2] payloads  HASH  field = message id, value = envelope in its stored form (lib/internNames)
@@ -14,24 +14,26 @@
   KEYS[4] names     HASH  the slot's interned targets and origin stems (lib/expandNames)
 
   ARGV[1] start after this due time (epoch ms), or '-inf' to start at the first message
-  ARGV[2] ... and, among messages due at exactly ARGV[1], after this id ('' : none skipped)
+  ARGV[2] ... and, among messages due at exactly ARGV[1], after this member ('' : none skipped)
   ARGV[3] only messages due before this time (epoch ms, exclusive), or '+inf'
   ARGV[4] at most this many messages
   ARGV[5] only messages for this target ('' for every target)
   ARGV[6] examine at most this many messages
+  ARGV[7] 1 to start at the member ARGV[2] itself, if it is there (the position is in an earlier
+          slot: members are packed with per-slot codes, so two slots can hold equal ones), 0 after it
 
-  Returns: { finished, lastDue, lastId, id1, due1, attempts1, size1, target1, id2, ... }
-    finished         1 when the slot has nothing more in range after the last examined message
-    lastDue, lastId  position of the last message examined (ARGV[1], ARGV[2] if none): a next
-                     call starting there misses nothing
-    size             bytes the envelope takes in Redis (its stored form)
+  Returns: { finished, lastDue, lastMember, id1, due1, attempts1, size1, target1, id2, ... }
+    finished             1 when the slot has nothing more in range after the last examined message
+    lastDue, lastMember  position of the last message examined (ARGV[1], ARGV[2] if none): a next
+                         call starting there misses nothing
+    size                 bytes the envelope takes in Redis (its stored form)
 ]]
 -- @include lib/scanFrom
 -- @include lib/expandNames
 local names = namesExpander(nameCodes(KEYS[4]))
 local wanted = ARGV[5]
 
-return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(id, due)
+return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[7] == '1', ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(id, due)
   local envelope = redis.call('HGET', KEYS[2], id)
   if not envelope then return nil end
   local target = names.target(envelope)

@@ -7,6 +7,7 @@ import io.github.redisdelaybridge.inbound.Rejection;
 import io.github.redisdelaybridge.store.DueTime;
 import io.github.redisdelaybridge.store.ListPosition;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
@@ -64,15 +65,29 @@ final class ApiRequests {
         throw ApiException.badRequest(name + " must be true or false, got '" + abbreviate(text) + "'");
     }
 
-    /** The opaque cursor the previous page returned as {@code nextCursor}; null: the first page. */
+    /**
+     * The opaque cursor the previous page returned as {@code nextCursor}; null: the first page. It is base64url of
+     * {@code <score>/<slot>:} and the member's bytes (binary when packed). A cursor of the previous release,
+     * {@code <score>:<id>}, still reads: it continues after that id in every slot.
+     */
     static ListPosition cursor(String text) {
         if (text == null || text.isEmpty()) {
             return null;
         }
         try {
-            String decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
-            int colon = decoded.indexOf(':');
-            return new ListPosition(Long.parseLong(decoded.substring(0, colon)), decoded.substring(colon + 1));
+            byte[] decoded = Base64.getUrlDecoder().decode(text);
+            int colon = indexOf(decoded, (byte) ':');
+            String head = new String(decoded, 0, colon, StandardCharsets.US_ASCII);
+            byte[] member = Arrays.copyOfRange(decoded, colon + 1, decoded.length);
+            int slash = head.indexOf('/');
+            if (slash < 0) {
+                return new ListPosition(Long.parseLong(head), member, ListPosition.ANY_SLOT);
+            }
+            int slot = Integer.parseInt(head.substring(slash + 1));
+            if (slot < 0) {
+                throw new IllegalArgumentException("negative slot");
+            }
+            return new ListPosition(Long.parseLong(head.substring(0, slash)), member, slot);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw ApiException.badRequest("cursor '" + abbreviate(text) + "' is not one this API returned as nextCursor");
         }
@@ -82,8 +97,19 @@ final class ApiRequests {
         if (position == null) {
             return null;
         }
-        String text = position.score() + ":" + position.id();
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+        byte[] head = (position.score() + "/" + position.slot() + ":").getBytes(StandardCharsets.US_ASCII);
+        byte[] text = Arrays.copyOf(head, head.length + position.member().length);
+        System.arraycopy(position.member(), 0, text, head.length, position.member().length);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(text);
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == wanted) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no '" + (char) wanted + "'");
     }
 
     /** An instant given as epoch milliseconds or ISO-8601, e.g. {@code dueBefore}. */

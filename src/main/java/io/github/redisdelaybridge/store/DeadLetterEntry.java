@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.store;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A dead letter as listed ({@code listDeadLetters.lua}): no body, no headers.
  *
@@ -8,11 +10,13 @@ package io.github.redisdelaybridge.store;
  * @param reason   its reason code, or "" if the record is unreadable
  * @param attempts failed delivery attempts before it was dead-lettered
  * @param target   the target it was meant for, or "" when it never had a valid one
+ * @param slot     the slot it is stored in
  */
-public record DeadLetterEntry(String messageId, long deadAt, long size, String reason, int attempts, String target) implements Listed {
+public record DeadLetterEntry(String messageId, long deadAt, long size, String reason, int attempts, String target, int slot)
+        implements Listed {
 
     @Override
     public ListPosition position() {
-        return new ListPosition(deadAt, messageId);
+        return new ListPosition(deadAt, messageId.getBytes(StandardCharsets.UTF_8), slot);
     }
 }

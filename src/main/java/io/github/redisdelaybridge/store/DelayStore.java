@@ -249,18 +249,23 @@ public final class DelayStore {
     }
 
     /**
-     * A page of pending messages over all slots, in due order (then id order), starting after {@code after}
-     * (null: from the first). {@code dueBefore} (exclusive) and {@code target} narrow it; null for no bound.
+     * A page of pending messages over all slots, in due order (then member order: {@link ListPosition}), starting after
+     * {@code after} (null: from the first). {@code dueBefore} (exclusive) and {@code target} narrow it; null for no bound.
      */
     public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, Long dueBefore, String target, int limit) {
         List<CompletableFuture<SlotPage<PendingEntry>>> pages = new ArrayList<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
+            int listed = slot;
             byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)), bytes(keys.names(slot))};
-            pages.add(listPending.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterId(after),
+            pages.add(listPending.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterMember(after),
                     dueBefore == null ? bytes("+inf") : number(dueBefore), number(limit), bytes(target == null ? "" : target),
-                    number(LIST_SCAN_BUDGET)).thenApply(reply -> SlotPage.of(reply, 5, (r, i) -> new PendingEntry(
-                    text((byte[]) r.get(i)), (Long) r.get(i + 1), ((Long) r.get(i + 2)).intValue(), (Long) r.get(i + 3),
-                    text((byte[]) r.get(i + 4))))));
+                    number(LIST_SCAN_BUDGET), bytes(after != null && after.includesMemberIn(slot) ? "1" : "0"))
+                    .thenApply(reply -> SlotPage.of(reply, listed, 5, (r, i) -> {
+                        byte[] member = (byte[]) r.get(i);
+                        long due = (Long) r.get(i + 1);
+                        return new PendingEntry(text(member), due, ((Long) r.get(i + 2)).intValue(), (Long) r.get(i + 3),
+                                text((byte[]) r.get(i + 4)), new ListPosition(due, member, listed));
+                    })));
         }
         return SlotPage.mergeWhenDone(pages, limit);
     }
@@ -269,11 +274,13 @@ public final class DelayStore {
     public CompletableFuture<Listing<DeadLetterEntry>> listDeadLetters(ListPosition after, String reason, int limit) {
         List<CompletableFuture<SlotPage<DeadLetterEntry>>> pages = new ArrayList<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
+            int listed = slot;
             byte[][] slotKeys = {bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
-            pages.add(listDeadLetters.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterId(after),
+            pages.add(listDeadLetters.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterMember(after),
                     number(limit), bytes(reason == null ? "" : reason), number(LIST_SCAN_BUDGET))
-                    .thenApply(reply -> SlotPage.of(reply, 6, (r, i) -> new DeadLetterEntry(text((byte[]) r.get(i)), (Long) r.get(i + 1),
-                            (Long) r.get(i + 2), text((byte[]) r.get(i + 3)), ((Long) r.get(i + 4)).intValue(), text((byte[]) r.get(i + 5))))));
+                    .thenApply(reply -> SlotPage.of(reply, listed, 6, (r, i) -> new DeadLetterEntry(text((byte[]) r.get(i)), (Long) r.get(i + 1),
+                            (Long) r.get(i + 2), text((byte[]) r.get(i + 3)), ((Long) r.get(i + 4)).intValue(), text((byte[]) r.get(i + 5)),
+                            listed))));
         }
         return SlotPage.mergeWhenDone(pages, limit);
     }
@@ -340,8 +347,8 @@ public final class DelayStore {
         return after == null ? bytes("-inf") : number(after.score());
     }
 
-    private static byte[] afterId(ListPosition after) {
-        return after == null ? new byte[0] : bytes(after.id());
+    private static byte[] afterMember(ListPosition after) {
+        return after == null ? new byte[0] : after.member();
     }
 
     private static String sha1Hex(byte[] bytes) {

@@ -3,13 +3,9 @@ package io.github.redisdelaybridge.store;
 /**
  * A pending message as listed ({@code listPending.lua}): no body, no headers.
  *
- * @param size   bytes its envelope takes in Redis (the stored form: body, key, headers, codes for target and origin)
- * @param target its target, or "" if its envelope is unreadable
+ * @param size     bytes its envelope takes in Redis (the stored form: body, key, headers, codes for target and origin)
+ * @param target   its target, or "" if its envelope is unreadable
+ * @param position where it is in its slot's due set
  */
-public record PendingEntry(String messageId, long dueAt, int attempts, long size, String target) implements Listed {
-
-    @Override
-    public ListPosition position() {
-        return new ListPosition(dueAt, messageId);
-    }
+public record PendingEntry(String messageId, long dueAt, int attempts, long size, String target, ListPosition position) implements Listed {
 }

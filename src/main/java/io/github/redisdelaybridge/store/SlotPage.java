@@ -20,15 +20,14 @@ record SlotPage<T extends Listed>(List<T> entries, ListPosition frontier) {
         T read(List<Object> reply, int index);
     }
 
-    /** Reads {@code { finished, lastScore, lastId, entry fields... }} with {@code fieldsPerEntry} fields per entry. */
-    static <T extends Listed> SlotPage<T> of(List<Object> reply, int fieldsPerEntry, EntryReader<T> reader) {
+    /** Reads {@code { finished, lastScore, lastMember, entry fields... }} of {@code slot}, {@code fieldsPerEntry} fields per entry. */
+    static <T extends Listed> SlotPage<T> of(List<Object> reply, int slot, int fieldsPerEntry, EntryReader<T> reader) {
         List<T> entries = new ArrayList<>();
         for (int i = 3; i < reply.size(); i += fieldsPerEntry) {
             entries.add(reader.read(reply, i));
         }
         boolean finished = (Long) reply.get(0) == 1;
-        ListPosition frontier = finished ? null
-                : new ListPosition((Long) reply.get(1), new String((byte[]) reply.get(2), java.nio.charset.StandardCharsets.UTF_8));
+        ListPosition frontier = finished ? null : new ListPosition((Long) reply.get(1), (byte[]) reply.get(2), slot);
         return new SlotPage<>(entries, frontier);
     }
 

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.store.DueTime;
 import io.github.redisdelaybridge.store.ListPosition;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -17,15 +19,30 @@ class ApiRequestsTest {
     private final DueTimeParser parser = new DueTimeParser(86_400_000);
 
     @Test
-    void cursorsRoundTripAnyIdAndRejectGarbage() {
-        ListPosition position = new ListPosition(1_796_119_200_000L, "order:42/ü timeout");
+    void cursorsRoundTripAnyMemberAndSlotAndRejectGarbage() {
+        ListPosition verbatim = new ListPosition(1_796_119_200_000L, "order:42/ü timeout".getBytes(StandardCharsets.UTF_8), 3);
+        ListPosition packed = new ListPosition(-5, new byte[] {(byte) 0xFF, 17, 1, 0, (byte) 0x87, (byte) 0xAD, 0x4B, ':'}, 0);
 
-        assertThat(ApiRequests.cursor(ApiRequests.cursorOf(position))).isEqualTo(position);
+        assertThat(ApiRequests.cursor(ApiRequests.cursorOf(verbatim))).isEqualTo(verbatim);
+        assertThat(ApiRequests.cursor(ApiRequests.cursorOf(packed))).isEqualTo(packed);
         assertThat(ApiRequests.cursorOf(null)).isNull();
         assertThat(ApiRequests.cursor(null)).isNull();
         assertBadRequest(() -> ApiRequests.cursor("garbage!"), "cursor");
         assertBadRequest(() -> ApiRequests.cursor("bm8tY29sb24"), "cursor");
         assertBadRequest(() -> ApiRequests.cursor("eDox"), "cursor");
+        assertBadRequest(() -> ApiRequests.cursor(base64("12/-1:x")), "cursor");
+    }
+
+    @Test
+    void aCursorOfThePreviousReleaseContinuesAfterItsIdInEverySlot() {
+        ListPosition position = ApiRequests.cursor(base64("1796119200000:order:42/ü"));
+
+        assertThat(position).isEqualTo(new ListPosition(1_796_119_200_000L, "order:42/ü".getBytes(StandardCharsets.UTF_8), ListPosition.ANY_SLOT));
+        assertThat(position.includesMemberIn(0)).isFalse();
+    }
+
+    private static String base64(String text) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

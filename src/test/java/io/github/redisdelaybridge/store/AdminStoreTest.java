@@ -153,7 +153,7 @@ class AdminStoreTest {
         Listing<PendingEntry> listing = await(store.listPending(null, null, null, 10));
 
         assertThat(listing.entries()).containsExactly(
-                new PendingEntry("m-1", 7_000, 0, storedSize("m-1"), "kafka:orders.expired"));
+                new PendingEntry("m-1", 7_000, 0, storedSize("m-1"), "kafka:orders.expired", new ListPosition(7_000, bytes("m-1"), 0)));
         assertThat(listing.next()).isNull();
     }
 
@@ -221,7 +221,7 @@ class AdminStoreTest {
         await(store.storeDeadLetters(Map.of("junk", new byte[] {1, 2, 3})));
 
         assertThat(await(store.listDeadLetters(null, null, 10)).entries()).containsExactly(
-                new DeadLetterEntry("junk", await(store.inspect("junk")).deadAt(), 3, "", 0, ""));
+                new DeadLetterEntry("junk", await(store.inspect("junk")).deadAt(), 3, "", 0, "", 0));
     }
 
     @Test
