@@ -1,39 +1,40 @@
 --[[
   acknowledge: forget messages the downstream broker has confirmed, and remember their ids
-  for the dedupe window.
+  (as their members) for the dedupe window.
 
   Why it is safe: a message is deleted only if it is still in flight under the caller's lease
   deadline (its lease token, see claim.lua). An instance that lost its lease (it stalled past the
   deadline and another instance re-claimed the message, with a later deadline) cannot delete the
   message the other instance is now delivering.
 
-  KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[2] payloads       HASH  field = message id, value = envelope bytes
-  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
-  KEYS[4] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
+  KEYS[2] payloads       HASH  field = message member, value = envelope bytes
+  KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
+  KEYS[4] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
 
   ARGV[1] dedupe window in ms (0 keeps no delivered record)
-  ARGV[2..] pairs: message id, lease token (the lease deadline the claim returned)
+  ARGV[2..] pairs: message member (as claim.lua returned it, used as given), lease token (the lease
+          deadline the claim returned)
 
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
 -- @include lib/redisNow
 local window = tonumber(ARGV[1])
-local ids, tokens = {}, {}
+local members, tokens = {}, {}
 for i = 2, #ARGV, 2 do
-  ids[#ids + 1] = ARGV[i]
+  members[#members + 1] = ARGV[i]
   tokens[#tokens + 1] = ARGV[i + 1]
 end
 local acknowledged = 0
-if #ids > 0 then
+if #members > 0 then
   -- batched commands, as in claim.lua: a few calls per batch instead of five per message
-  local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(ids))
+  local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(members))
   local settled, records = {}, {}
-  for i = 1, #ids do
+  for i = 1, #members do
     if tonumber(deadlines[i]) == tonumber(tokens[i]) then
-      settled[#settled + 1] = ids[i]
+      settled[#settled + 1] = members[i]
       records[#records + 1] = now
-      records[#records + 1] = ids[i]
+      records[#records + 1] = members[i]
     end
   end
   acknowledged = #settled

@@ -7,15 +7,18 @@
   before any instance can claim it; a claimed message is reported and left alone (its publish
   may already be on the broker, so withdrawing it could not be exact). Every outcome but a
   withdrawal or a new record changes nothing, so repeating a cancel is harmless. The cancelled
-  set stays bounded: each call trims at most 1000 records older than the cancel window.
+  set stays bounded: each call trims at most 1000 records older than the cancel window. The id is
+  looked up as its member (lib/memberIds), then as the id itself, where the previous release stored
+  every id; a cancel is recorded as the member schedule.lua will look for.
 
-  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] payloads       HASH  field = message id, value = envelope bytes
-  KEYS[3] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
-  KEYS[5] cancelled set  ZSET  member = message id, score = cancel time (epoch ms)
-  KEYS[6] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
+  KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] payloads       HASH  field = message member, value = envelope bytes
+  KEYS[3] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
+  KEYS[4] attempts       HASH  field = message member, value = failed delivery attempts so far
+  KEYS[5] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
+  KEYS[6] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
   KEYS[7] dead letters   HASH  field = message id, value = dead-letter record bytes
+  KEYS[8] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
 
   ARGV[1] message id
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -32,26 +35,53 @@
     -4 a dead letter (it will not be delivered unless replayed); nothing changed
 ]]
 -- @include lib/redisNow
+-- @include lib/memberIds
 local id = ARGV[1]
 local cancelWindow = tonumber(ARGV[2])
 local dedupeWindow = tonumber(ARGV[3])
+local ids = memberIds(nameCodes(KEYS[8]))
+local members = { ids.lookupMember(id) }
+if members[1] ~= id then members[2] = id end
+
+-- the first of the id's members in a sorted set
+local function memberIn(key)
+  for _, member in ipairs(members) do
+    if redis.call('ZSCORE', key, member) then return member end
+  end
+  return nil
+end
+
+-- the latest score of the id's members in a sorted set, or nil
+local function latestIn(key)
+  local latest
+  for _, member in ipairs(members) do
+    local score = tonumber(redis.call('ZSCORE', key, member))
+    if score and (not latest or score > latest) then latest = score end
+  end
+  return latest
+end
+
+local function recordCancel()
+  redis.call('ZADD', KEYS[5], now, ids.toMember(id))
+end
 
 local function outcome()
-  if redis.call('ZSCORE', KEYS[3], id) then return -1 end
-  if redis.call('ZSCORE', KEYS[1], id) then
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-    redis.call('HDEL', KEYS[4], id)
-    if cancelWindow > 0 then redis.call('ZADD', KEYS[5], now, id) end
+  if memberIn(KEYS[3]) then return -1 end
+  local pending = memberIn(KEYS[1])
+  if pending then
+    redis.call('ZREM', KEYS[1], pending)
+    redis.call('HDEL', KEYS[2], pending)
+    redis.call('HDEL', KEYS[4], pending)
+    if cancelWindow > 0 then recordCancel() end
     return 1
   end
-  local cancelledAt = redis.call('ZSCORE', KEYS[5], id)
-  if cancelledAt and tonumber(cancelledAt) > now - cancelWindow then return -3 end
-  local deliveredAt = redis.call('ZSCORE', KEYS[6], id)
-  if deliveredAt and tonumber(deliveredAt) > now - dedupeWindow then return -2 end
+  local cancelledAt = latestIn(KEYS[5])
+  if cancelledAt and cancelledAt > now - cancelWindow then return -3 end
+  local deliveredAt = latestIn(KEYS[6])
+  if deliveredAt and deliveredAt > now - dedupeWindow then return -2 end
   if redis.call('HEXISTS', KEYS[7], id) == 1 then return -4 end
   if ARGV[4] == '1' and cancelWindow > 0 then
-    redis.call('ZADD', KEYS[5], now, id)
+    recordCancel()
     return 2
   end
   return 0

@@ -4,10 +4,13 @@
 
   Why it is safe: only a message still in the due set is changed, in one step, so it cannot be
   claimed half-way; a claimed message is reported and left alone. The new due time is computed
-  from Redis's clock, like schedule.lua's, and the maximum delay applies as it does there.
+  from Redis's clock, like schedule.lua's, and the maximum delay applies as it does there. The id is
+  looked up as its member (lib/memberIds, without writing), then as the id itself, where the previous
+  release stored every id.
 
-  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
+  KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
+  KEYS[3] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -19,12 +22,20 @@
     -2 not pending (unknown, delivered, cancelled or dead); nothing changed
     -3 the new due time lies beyond the maximum delay; nothing changed
 ]]
+-- @include lib/memberIds
 local id = ARGV[1]
-if redis.call('ZSCORE', KEYS[2], id) then return -1 end
-if not redis.call('ZSCORE', KEYS[1], id) then return -2 end
+local ids = memberIds(nameCodes(KEYS[3]))
+local members = { ids.lookupMember(id) }
+if members[1] ~= id then members[2] = id end
+local pending
+for _, member in ipairs(members) do
+  if redis.call('ZSCORE', KEYS[2], member) then return -1 end
+  if not pending and redis.call('ZSCORE', KEYS[1], member) then pending = member end
+end
+if not pending then return -2 end
 -- @include lib/redisNow
 local due
 if ARGV[2] == 'delay' then due = now + tonumber(ARGV[3]) else due = tonumber(ARGV[3]) end
 if due - now > tonumber(ARGV[4]) then return -3 end
-redis.call('ZADD', KEYS[1], 'XX', due, id)
+redis.call('ZADD', KEYS[1], 'XX', due, pending)
 return due

@@ -10,44 +10,53 @@
   the stalled holder's deadline never matches again. A separate token per claim would cost a hash
   write per message here and a read per message to settle it, for nothing this does not give.
 
-  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[3] payloads       HASH  field = message id, value = envelope in its stored form (lib/internNames)
-  KEYS[4] attempts       HASH  field = message id, value = failed delivery attempts so far
-  KEYS[5] names          HASH  the slot's interned targets and origin stems (lib/expandNames)
+  KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
+  KEYS[3] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
+  KEYS[4] attempts       HASH  field = message member, value = failed delivery attempts so far
+  KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
 
-  Returns: { now, nextDue, leaseDeadline, id1, due1, attempts1, envelope1, id2, ... }
+  Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
     leaseDeadline  now + lease duration: the lease token of every message of this claim
+    id       the message id (lib/memberIds); nil when the member is packed and its stem code cannot be
+             resolved (the names hash was lost): the bridge dead-letters the message
+    member   the member as stored: the bridge settles the message with it (acknowledge, reschedule,
+             deadLetter), so a member is never converted twice, and those of a previous release (ids
+             verbatim) work as they are
     envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
              be resolved is returned as stored, and the bridge dead-letters it
 ]]
 -- @include lib/redisNow
 -- @include lib/expandNames
-local names = namesExpander(nameCodes(KEYS[5]))
+-- @include lib/memberIds
+local codes = nameCodes(KEYS[5])
+local names = namesExpander(codes)
+local ids = memberIds(codes)
 local leaseUntil = now + tonumber(ARGV[2])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil }
 if #due > 0 then
   -- one call per command for the whole batch, not one per message: a claim of 500 then stays a few
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
-  local ids, n = {}, 0
-  for i = 1, #due, 2 do n = n + 1; ids[n] = due[i] end
-  redis.call('ZREM', KEYS[1], unpack(ids))
-  local envelopes = redis.call('HMGET', KEYS[3], unpack(ids))
-  local attempts = redis.call('HMGET', KEYS[4], unpack(ids))
+  local members, n = {}, 0
+  for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
+  redis.call('ZREM', KEYS[1], unpack(members))
+  local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
+  local attempts = redis.call('HMGET', KEYS[4], unpack(members))
   local leases = {}
   for i = 1, n do
-    -- a due id without a payload is a leftover of a crash between two writes: dropping it loses nothing
+    -- a due member without a payload is a leftover of a crash between two writes: dropping it loses nothing
     if envelopes[i] then
       leases[#leases + 1] = leaseUntil
-      leases[#leases + 1] = ids[i]
-      result[#result + 1] = ids[i]
+      leases[#leases + 1] = members[i]
+      result[#result + 1] = ids.toId(members[i]) or false
+      result[#result + 1] = members[i]
       result[#result + 1] = tonumber(due[2 * i])
       result[#result + 1] = tonumber(attempts[i] or 0)
       result[#result + 1] = names.expand(envelopes[i])

@@ -6,27 +6,29 @@
   Why it is safe: only the holder of the lease can do it (a stale instance changes nothing), and the
   store is bounded: each call trims at most 100 of the oldest records beyond the count or age limit.
 
-  KEYS[1] in-flight set      ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[2] payloads           HASH  field = message id, value = envelope bytes
-  KEYS[3] attempts           HASH  field = message id, value = failed delivery attempts so far
+  KEYS[1] in-flight set      ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
+  KEYS[2] payloads           HASH  field = message member, value = envelope bytes
+  KEYS[3] attempts           HASH  field = message member, value = failed delivery attempts so far
   KEYS[4] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
 
-  ARGV[1] message id
+  ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
   ARGV[3] dead-letter record bytes
   ARGV[4] maximum records kept in this slot's store
   ARGV[5] maximum age of a record in ms
+  ARGV[6] message id: the dead-letter store's key (the id claim.lua returned, or the bridge's stand-in
+          for a member it could not resolve)
 
   Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
 ]]
-local id, token = ARGV[1], ARGV[2]
-if tonumber(redis.call('ZSCORE', KEYS[1], id)) ~= tonumber(token) then return -1 end
+local member, token, id = ARGV[1], ARGV[2], ARGV[6]
+if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
-redis.call('ZREM', KEYS[1], id)
-redis.call('HDEL', KEYS[2], id)
-redis.call('HDEL', KEYS[3], id)
+redis.call('ZREM', KEYS[1], member)
+redis.call('HDEL', KEYS[2], member)
+redis.call('HDEL', KEYS[3], member)
 redis.call('HSET', KEYS[4], id, ARGV[3])
 redis.call('ZADD', KEYS[5], now, id)
 trimDeadLetters(KEYS[4], KEYS[5], tonumber(ARGV[4]), tonumber(ARGV[5]), now)

@@ -6,12 +6,13 @@
   target filter that matches little cannot stall Redis; the caller goes on from the position
   returned. The target is read from the envelope's head, without copying its body (lib/expandNames:
   the stored form's target code, or the text of the wire form and of versions 1 and 2); an envelope
-  it cannot read has target ''. Positions are members in the due set's own order.
+  it cannot read has target ''. Positions are members (lib/memberIds), in the due set's own order;
+  the ids are expanded from them for display.
 
-  KEYS[1] due set   ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] payloads  HASH  field = message id, value = envelope in its stored form (lib/internNames)
-  KEYS[3] attempts  HASH  field = message id, value = failed delivery attempts so far
-  KEYS[4] names     HASH  the slot's interned targets and origin stems (lib/expandNames)
+  KEYS[1] due set   ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] payloads  HASH  field = message member, value = envelope in its stored form (lib/internNames)
+  KEYS[3] attempts  HASH  field = message member, value = failed delivery attempts so far
+  KEYS[4] names     HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
 
   ARGV[1] start after this due time (epoch ms), or '-inf' to start at the first message
   ARGV[2] ... and, among messages due at exactly ARGV[1], after this member ('' : none skipped)
@@ -22,21 +23,27 @@
   ARGV[7] 1 to start at the member ARGV[2] itself, if it is there (the position is in an earlier
           slot: members are packed with per-slot codes, so two slots can hold equal ones), 0 after it
 
-  Returns: { finished, lastDue, lastMember, id1, due1, attempts1, size1, target1, id2, ... }
+  Returns: { finished, lastDue, lastMember, id1, due1, attempts1, size1, target1, member1, id2, ... }
     finished             1 when the slot has nothing more in range after the last examined message
     lastDue, lastMember  position of the last message examined (ARGV[1], ARGV[2] if none): a next
                          call starting there misses nothing
+    id                   the message id; nil when the member is packed and cannot be resolved
+                         (lib/memberIds: the names hash was lost)
     size                 bytes the envelope takes in Redis (its stored form)
+    member               the member as stored: its place in the listing
 ]]
 -- @include lib/scanFrom
 -- @include lib/expandNames
-local names = namesExpander(nameCodes(KEYS[4]))
+-- @include lib/memberIds
+local codes = nameCodes(KEYS[4])
+local names = namesExpander(codes)
+local ids = memberIds(codes)
 local wanted = ARGV[5]
 
-return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[7] == '1', ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(id, due)
-  local envelope = redis.call('HGET', KEYS[2], id)
+return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[7] == '1', ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(member, due)
+  local envelope = redis.call('HGET', KEYS[2], member)
   if not envelope then return nil end
   local target = names.target(envelope)
   if wanted ~= '' and target ~= wanted then return nil end
-  return { id, due, tonumber(redis.call('HGET', KEYS[3], id) or 0), #envelope, target }
+  return { ids.toId(member) or false, due, tonumber(redis.call('HGET', KEYS[3], member) or 0), #envelope, target, member }
 end)

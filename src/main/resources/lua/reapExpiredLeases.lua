@@ -7,9 +7,9 @@
   acknowledge, reschedule or dead letter (checked against its in-flight score, the lease deadline)
   no longer matches and changes nothing; a new claim gives it a later deadline.
 
-  KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[2] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
+  KEYS[2] due set        ZSET  member = message member, score = due time (epoch ms)
+  KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
 
   ARGV[1] maximum number of leases to reap in this call
 
@@ -17,9 +17,9 @@
 ]]
 -- @include lib/redisNow
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
-for _, id in ipairs(expired) do
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('HINCRBY', KEYS[3], id, 1)
-  redis.call('ZADD', KEYS[2], now, id)
+for _, member in ipairs(expired) do
+  redis.call('ZREM', KEYS[1], member)
+  redis.call('HINCRBY', KEYS[3], member, 1)
+  redis.call('ZADD', KEYS[2], now, member)
 end
 return #expired

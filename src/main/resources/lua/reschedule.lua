@@ -5,21 +5,21 @@
   Why it is safe: only the holder of the lease can give the message back, so a stale instance
   cannot reschedule a message another instance has re-claimed.
 
-  KEYS[1] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[2] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[3] attempts       HASH  field = message id, value = failed delivery attempts so far
+  KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
+  KEYS[2] due set        ZSET  member = message member, score = due time (epoch ms)
+  KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
 
-  ARGV[1] message id
+  ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
   ARGV[3] delay from now in ms before the next attempt
   ARGV[4] 1 to count this as a failed attempt, 0 not to
 
   Returns: the attempt count after this call, or -1 if the lease did not match (nothing changed)
 ]]
-local id, token = ARGV[1], ARGV[2]
-if tonumber(redis.call('ZSCORE', KEYS[1], id)) ~= tonumber(token) then return -1 end
+local member, token = ARGV[1], ARGV[2]
+if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return -1 end
 -- @include lib/redisNow
-redis.call('ZREM', KEYS[1], id)
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), id)
-if ARGV[4] == '1' then return redis.call('HINCRBY', KEYS[3], id, 1) end
-return tonumber(redis.call('HGET', KEYS[3], id) or 0)
+redis.call('ZREM', KEYS[1], member)
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), member)
+if ARGV[4] == '1' then return redis.call('HINCRBY', KEYS[3], member, 1) end
+return tonumber(redis.call('HGET', KEYS[3], member) or 0)

@@ -5,21 +5,24 @@
   hosts with skewed clocks agree; a message whose id is already pending, in flight, or
   delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
   redelivery of the same message is harmless); a message whose id was cancelled within the
-  cancel window is not stored at all, so a cancel wins even when it arrived first.
+  cancel window is not stored at all, so a cancel wins even when it arrived first. Each id is
+  stored and looked up as its member (lib/memberIds), never also as the id verbatim: a message the
+  previous release stored under a packable id is not seen here (a re-polled record may be stored a
+  second time across the upgrade: at-least-once, never lost).
 
-  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] payloads       HASH  field = message id, value = envelope in its stored form (lib/internNames)
-  KEYS[3] delivered set  ZSET  member = message id, score = delivery time (dedupe window)
-  KEYS[4] cancelled set  ZSET  member = message id, score = cancel time (cancel window)
-  KEYS[5] names          HASH  the slot's interned targets and origin stems (lib/internNames)
+  KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
+  KEYS[3] delivered set  ZSET  member = message member, score = delivery time (dedupe window)
+  KEYS[4] cancelled set  ZSET  member = message member, score = cancel time (cancel window)
+  KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
 
   ARGV[1] maximum delay in ms (a due time further than this from now is refused)
   ARGV[2] dedupe window in ms (a delivered record older than this no longer blocks the id; the
           acknowledge script trims such records only lazily, so they may still be in the set)
   ARGV[3] cancel window in ms (a cancel record older than this no longer blocks the id; the
           cancel script trims such records only lazily)
-  ARGV[4..] groups of four per message: id, mode ("delay" or "at"), value (ms), envelope (wire form;
-          stored with its target and origin stem interned)
+  ARGV[4..] groups of four per message: message id (stored as its member), mode ("delay" or "at"),
+          value (ms), envelope (wire form; stored with its target and origin stem interned)
 
   Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
     -1 already pending or in flight (not stored again)
@@ -30,18 +33,21 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/internNames
-local intern = namesInterner(nameCodes(KEYS[5]))
+-- @include lib/memberIds
+local codes = nameCodes(KEYS[5])
+local intern = namesInterner(codes)
+local ids = memberIds(codes)
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
 local results = {}
 for i = 4, #ARGV, 4 do
-  local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
+  local member, mode, value, envelope = ids.toMember(ARGV[i]), ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
   local due
   if mode == 'delay' then due = now + value else due = value end
-  local deliveredAt = redis.call('ZSCORE', KEYS[3], id)
-  local cancelledAt = redis.call('ZSCORE', KEYS[4], id)
-  if redis.call('HEXISTS', KEYS[2], id) == 1 then
+  local deliveredAt = redis.call('ZSCORE', KEYS[3], member)
+  local cancelledAt = redis.call('ZSCORE', KEYS[4], member)
+  if redis.call('HEXISTS', KEYS[2], member) == 1 then
     results[#results + 1] = -1
   elseif cancelledAt and tonumber(cancelledAt) > now - cancelWindow then
     results[#results + 1] = -4
@@ -50,8 +56,8 @@ for i = 4, #ARGV, 4 do
   elseif due - now > maxDelay then
     results[#results + 1] = -3
   else
-    redis.call('ZADD', KEYS[1], due, id)
-    redis.call('HSET', KEYS[2], id, intern(envelope))
+    redis.call('ZADD', KEYS[1], due, member)
+    redis.call('HSET', KEYS[2], member, intern(envelope))
     results[#results + 1] = due
   end
 end

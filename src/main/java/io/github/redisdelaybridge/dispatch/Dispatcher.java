@@ -15,6 +15,7 @@ import io.github.redisdelaybridge.store.EnvelopeCodec;
 import io.github.redisdelaybridge.store.MessageHeader;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -241,6 +242,11 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
 
     private CompletableFuture<Void> publish(ClaimedMessage message) {
         try {
+            if (!message.idResolved()) {
+                throw new IllegalArgumentException("message id still packed in Redis's stored form: Redis could not turn the stem code of"
+                        + " member " + HexFormat.of().formatHex(message.member()) + " back into a name, because the slot's names hash lacks it"
+                        + " (was that key deleted or replaced?)");
+            }
             Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
             return publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt());
         } catch (RuntimeException unreadable) {

@@ -5,8 +5,16 @@ package io.github.redisdelaybridge.store;
  * The envelope is kept encoded (wire form: claim.lua expands it) so that a record that cannot be decoded is still
  * dead-lettered as-is.
  *
+ * @param messageId     the message id ({@code lua/lib/memberIds} expands it from the member); when {@code idResolved}
+ *                      is false, a stand-in: {@code unresolvable-member:<hex of the member>} ({@link DelayStore})
+ * @param member        the member the message is stored under in Redis, as claimed: acknowledge, reschedule and
+ *                      deadLetter use it as given (a packed id, or the id verbatim, as a previous release stored it)
+ * @param idResolved    false when the member is packed but Redis could not turn it back into an id (the slot's names
+ *                      hash lacks its stem code: the hash was deleted or replaced); the dispatcher dead-letters such a
+ *                      message as {@code corrupt-envelope}
  * @param leaseDeadline when the lease ends (epoch ms, Redis's clock); also the lease's token, which acknowledge,
  *                      reschedule and dead-letter check: a later claim of this message always has a later one
  */
-public record ClaimedMessage(int slot, String messageId, long dueAt, int attempts, byte[] encodedEnvelope, long leaseDeadline) {
+public record ClaimedMessage(
+        int slot, String messageId, byte[] member, boolean idResolved, long dueAt, int attempts, byte[] encodedEnvelope, long leaseDeadline) {
 }

@@ -29,6 +29,8 @@ public final class DelayStore {
     static final int MESSAGES_PER_CALL = 100;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     static final int LIST_SCAN_BUDGET = 1_000;
+    /** How the id of a packed member Redis could not resolve is shown (claim, listPending): then the member in hex. */
+    public static final String UNRESOLVABLE_ID_PREFIX = "unresolvable-member:";
 
     private final RedisScriptingAsyncCommands<byte[], byte[]> redis;
     private final Keys keys;
@@ -132,13 +134,30 @@ public final class DelayStore {
         return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs))
                 .thenApply(reply -> {
                     long leaseDeadline = (Long) reply.get(2);
-                    List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 3) / 4);
-                    for (int i = 3; i < reply.size(); i += 4) {
-                        messages.add(new ClaimedMessage(slot, text((byte[]) reply.get(i)), (Long) reply.get(i + 1),
-                                ((Long) reply.get(i + 2)).intValue(), (byte[]) reply.get(i + 3), leaseDeadline));
+                    List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 3) / 5);
+                    for (int i = 3; i < reply.size(); i += 5) {
+                        byte[] id = (byte[]) reply.get(i);
+                        byte[] member = (byte[]) reply.get(i + 1);
+                        messages.add(new ClaimedMessage(slot, id == null ? unresolvableId(slot, member) : text(id), member, id != null,
+                                (Long) reply.get(i + 2), ((Long) reply.get(i + 3)).intValue(), (byte[]) reply.get(i + 4), leaseDeadline));
                     }
                     return new ClaimedBatch((Long) reply.get(0), (Long) reply.get(1), messages);
                 });
+    }
+
+    /**
+     * The stand-in id of a packed member whose stem code the slot's names hash lacks: {@code unresolvable-member:} and
+     * the member in hex, then {@code ~<n>} with the smallest n that puts the stand-in into the member's slot, when it
+     * is not there already. The message is dead-lettered under this id, into its own slot's store, so the id must
+     * map to that slot for the admin API to find the dead letter again ({@link Keys#slotOf}: computed from the id).
+     */
+    String unresolvableId(int slot, byte[] member) {
+        String plain = UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member);
+        String id = plain;
+        for (int n = 1; keys.slotOf(id) != slot && n <= 1_000_000; n++) {
+            id = plain + "~" + n;
+        }
+        return id;
     }
 
     /** Deletes delivered messages of one slot; returns how many still held the caller's lease. */
@@ -161,7 +180,7 @@ public final class DelayStore {
         args[0] = number(limits.dedupeWindowMs());
         int a = 1;
         for (ClaimedMessage message : delivered) {
-            args[a++] = bytes(message.messageId());
+            args[a++] = message.member();
             args[a++] = number(message.leaseDeadline());
         }
         return acknowledge.run(redis, ScriptOutputType.INTEGER, slotKeys, args);
@@ -175,7 +194,7 @@ public final class DelayStore {
         int slot = message.slot();
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.attempts(slot))};
         return reschedule.run(redis, ScriptOutputType.INTEGER, slotKeys,
-                bytes(message.messageId()), number(message.leaseDeadline()), number(delayMs), bytes(countAsFailedAttempt ? "1" : "0"));
+                message.member(), number(message.leaseDeadline()), number(delayMs), bytes(countAsFailedAttempt ? "1" : "0"));
     }
 
     /** Returns up to {@code limit} messages of one slot whose lease expired to the due set. */
@@ -185,15 +204,15 @@ public final class DelayStore {
     }
 
     /**
-     * Moves a claimed message into the dead-letter store (after the dead-letter channel has it).
-     * Returns 1, or -1 if this instance no longer held its lease.
+     * Moves a claimed message into the dead-letter store (after the dead-letter channel has it), keyed by its id
+     * (or its stand-in id). Returns 1, or -1 if this instance no longer held its lease.
      */
     public CompletableFuture<Long> deadLetter(ClaimedMessage message, byte[] record) {
         int slot = message.slot();
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
                 bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
-        return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(message.messageId()), number(message.leaseDeadline()),
-                record, number(deadLettersPerSlot()), number(limits.deadLetterMaxAgeMs()));
+        return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, message.member(), number(message.leaseDeadline()),
+                record, number(deadLettersPerSlot()), number(limits.deadLetterMaxAgeMs()), bytes(message.messageId()));
     }
 
     /** Keeps records of messages refused at ingest in the dead-letter store; keyed by message id. */
@@ -223,7 +242,7 @@ public final class DelayStore {
     public CompletableFuture<CancelOutcome> cancel(String messageId, boolean recordIfUnknown) {
         int slot = keys.slotOf(messageId);
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.inFlight(slot)), bytes(keys.attempts(slot)),
-                bytes(keys.cancelled(slot)), bytes(keys.delivered(slot)), bytes(keys.deadLetters(slot))};
+                bytes(keys.cancelled(slot)), bytes(keys.delivered(slot)), bytes(keys.deadLetters(slot)), bytes(keys.names(slot))};
         return cancel.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId), number(limits.cancelWindowMs()),
                 number(limits.dedupeWindowMs()), bytes(recordIfUnknown ? "1" : "0")).thenApply(CancelOutcome::fromScriptCode);
     }
@@ -231,7 +250,7 @@ public final class DelayStore {
     /** Gives a pending message a new due time; its envelope and attempt count stay. */
     public CompletableFuture<DueTimeChange> changeDueTime(String messageId, DueTime dueTime) {
         int slot = keys.slotOf(messageId);
-        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot))};
+        byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.names(slot))};
         return changeDueTime.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId), dueMode(dueTime), dueValue(dueTime),
                 number(limits.maxDelayMs())).thenApply(DueTimeChange::fromScriptCode);
     }
@@ -260,11 +279,12 @@ public final class DelayStore {
             pages.add(listPending.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, afterScore(after), afterMember(after),
                     dueBefore == null ? bytes("+inf") : number(dueBefore), number(limit), bytes(target == null ? "" : target),
                     number(LIST_SCAN_BUDGET), bytes(after != null && after.includesMemberIn(slot) ? "1" : "0"))
-                    .thenApply(reply -> SlotPage.of(reply, listed, 5, (r, i) -> {
-                        byte[] member = (byte[]) r.get(i);
+                    .thenApply(reply -> SlotPage.of(reply, listed, 6, (r, i) -> {
+                        byte[] id = (byte[]) r.get(i);
+                        byte[] member = (byte[]) r.get(i + 5);
                         long due = (Long) r.get(i + 1);
-                        return new PendingEntry(text(member), due, ((Long) r.get(i + 2)).intValue(), (Long) r.get(i + 3),
-                                text((byte[]) r.get(i + 4)), new ListPosition(due, member, listed));
+                        return new PendingEntry(id == null ? unresolvableId(listed, member) : text(id), due, ((Long) r.get(i + 2)).intValue(),
+                                (Long) r.get(i + 3), text((byte[]) r.get(i + 4)), new ListPosition(due, member, listed));
                     })));
         }
         return SlotPage.mergeWhenDone(pages, limit);

@@ -23,8 +23,9 @@ import java.util.Objects;
  *   varint count, then per property: varint length + UTF-8 name, varint length + UTF-8 value (flag 0x08)
  *   the body: every byte that is left (none, and flag 0x20, for a Kafka tombstone)
  * </pre>
- * There is no message id: it is the payloads hash field the envelope is stored under, and the claim that
- * returns it, so {@link #decode(String, byte[])} takes it from the caller. An absent key, an empty header
+ * There is no message id: the payloads hash field the envelope is stored under is the id (as its member,
+ * {@code lua/lib/memberIds}), and the claim that returns it returns the id, so {@link #decode(String, byte[])}
+ * takes it from the caller. An absent key, an empty header
  * list, no properties and a tombstone cost a flag bit instead of a byte each; the body carries no length.
  * How the origin is split into stem and number: {@link OriginParts}.
  *

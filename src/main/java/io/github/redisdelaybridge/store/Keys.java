@@ -9,6 +9,12 @@ import java.util.zip.CRC32;
  * <p>Every key of a slot carries the hash tag {@code {<prefix>:<slot>}}, so all keys one script
  * touches live in the same Redis Cluster hash slot, and different slots spread over the masters.
  * A message always lives in the slot chosen by {@link #slotOf(String)} from its id.
+ *
+ * <p>The due, in-flight, delivered and cancelled sets and the payloads and attempts hashes hold a message
+ * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>-<partition>-<offset>},
+ * packed into a few bytes with the topic interned in {@link #names(int)}, any other id verbatim (and every id
+ * verbatim as the previous release stored it). The scripts convert; the bridge and the admin API see ids. Dead
+ * letters are keyed by id.
  */
 public final class Keys {
 
@@ -30,25 +36,25 @@ public final class Keys {
         return slotCount;
     }
 
-    /** The slot a message id belongs to: stable across instances and restarts. */
+    /** The slot a message id belongs to: stable across instances and restarts. Computed from the id, never the member. */
     public int slotOf(String messageId) {
         CRC32 crc = new CRC32();
         crc.update(messageId.getBytes(StandardCharsets.UTF_8));
         return (int) (crc.getValue() % slotCount);
     }
 
-    /** ZSET: member = message id, score = due time (epoch ms). Waiting messages. */
+    /** ZSET: member = message member (the id, packed or verbatim), score = due time (epoch ms). Waiting messages. */
     public String due(int slot) {
         return key(slot, "due");
     }
 
-    /** ZSET: member = message id, score = lease deadline (epoch ms). Claimed, not yet acknowledged. */
+    /** ZSET: member = message member, score = lease deadline (epoch ms). Claimed, not yet acknowledged. */
     public String inFlight(int slot) {
         return key(slot, "inflight");
     }
 
     /**
-     * HASH: field = message id, value = envelope bytes ({@link EnvelopeCodec}: version 3 in its stored form,
+     * HASH: field = message member, value = envelope bytes ({@link EnvelopeCodec}: version 3 in its stored form,
      * with codes from {@link #names(int)}; versions 1 and 2 as earlier bridges wrote them). Pending and in flight.
      */
     public String payloads(int slot) {
@@ -57,26 +63,28 @@ public final class Keys {
 
     /**
      * HASH: the slot's interned names, so that a stored payload carries two small codes instead of its target
-     * and origin stem ({@link EnvelopeCodec}, stored form): field {@code n:<name>} = code, {@code c:<code>} =
+     * and origin stem ({@link EnvelopeCodec}, stored form), and a packed member one instead of its id's stem (the
+     * topic of a default Kafka id, {@code lua/lib/memberIds}): field {@code n:<name>} = code, {@code c:<code>} =
      * name, {@code next} = the last code handed out, {@code tag} = a byte drawn when the hash was created (a
-     * payload carries it, so a payload interned into a hash that was deleted since is not misread). Append-only:
-     * a code is never reassigned or deleted. Names are targets and origin stems, so it stays small.
+     * payload and a packed member carry it, so one interned into a hash that was deleted since is not misread),
+     * {@code stems} = how many codes were handed out for id stems (at most 1,000). Append-only: a code is never
+     * reassigned or deleted. Names are targets, origin stems and topics, so it stays small.
      */
     public String names(int slot) {
         return key(slot, "names");
     }
 
-    /** HASH: field = message id, value = failed delivery attempts so far (absent = 0). */
+    /** HASH: field = message member, value = failed delivery attempts so far (absent = 0). */
     public String attempts(int slot) {
         return key(slot, "attempts");
     }
 
-    /** ZSET: member = message id, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
+    /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
     public String delivered(int slot) {
         return key(slot, "delivered");
     }
 
-    /** ZSET: member = message id, score = cancel time (epoch ms). Cancelled ids (early cancels too), for the cancel window. */
+    /** ZSET: member = message member, score = cancel time (epoch ms). Cancelled ids (early cancels too), for the cancel window. */
     public String cancelled(int slot) {
         return key(slot, "cancelled");
     }

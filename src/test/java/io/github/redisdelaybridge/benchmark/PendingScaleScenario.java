@@ -21,8 +21,9 @@ import java.util.function.IntFunction;
  * and Redis memory per pending message: (used_memory after loading - before) / N, with the bridge's
  * default Kafka ids ({@code delay.inbound-0-<offset>}) and again with 12-character ids a producer might
  * give ({@code o-} and 10 digits). For each, the floor: the same ids and 100-byte payloads in a plain
- * ZSET + HASH layout (the body as the hash value, no envelope). Also the bytes of one stored payload as
- * Redis holds it (HSTRLEN: the envelope in its stored form).
+ * ZSET + HASH layout (the body as the hash value, no envelope, the ids verbatim: the bridge packs the
+ * default Kafka ids, lua/lib/memberIds). Also the bytes of one stored payload as Redis holds it (the
+ * envelope in its stored form).
  */
 final class PendingScaleScenario {
 
@@ -58,7 +59,7 @@ final class PendingScaleScenario {
 
             StoreLoader.load(store.store(), KAFKA_IDS, small, large - small, farFuture(), target, env.payload());
             double perLarge = (env.usedMemory() - before) / (double) large;
-            long storedKafka = storedPayloadBytes(env, store.keys(), KAFKA_IDS.apply(large - 1));
+            long storedKafka = storedPayloadBytes(store, KAFKA_IDS.apply(large - 1));
             LatencyRecorder claimLargeServer = new LatencyRecorder();
             LatencyRecorder claimLarge = claimLatency(env, store, samples, "l", claimLargeServer);
             System.out.printf("pending %d: %.0f bytes/message, claim of %d: client %s, in Redis %s%n", large, perLarge, CLAIM_BATCH,
@@ -84,7 +85,7 @@ final class PendingScaleScenario {
         long start = env.usedMemory();
         StoreLoader.load(store.store(), idOf, 0, count, farFuture(), target, env.payload());
         double perMessage = (env.usedMemory() - start) / (double) count;
-        long stored = storedPayloadBytes(env, store.keys(), idOf.apply(count - 1));
+        long stored = storedPayloadBytes(store, idOf.apply(count - 1));
         env.deleteKeys(prefix);
         awaitFreed(env, before);
         double plain = plainLayoutBytesPerMessage(env, prefix + ":plain", idOf, count, env.payload());
@@ -92,8 +93,9 @@ final class PendingScaleScenario {
         return new Memory(idOf.apply(count - 1).length(), perMessage, plain, stored);
     }
 
-    private static long storedPayloadBytes(BenchEnvironment env, Keys keys, String id) {
-        return env.redis().hstrlen(keys.payloads(keys.slotOf(id)), id);
+    /** The payload's bytes in Redis (HSTRLEN, through inspect: the hash field is the id's member, packed or not). */
+    private static long storedPayloadBytes(BenchEnvironment.StoreHandle store, String id) throws Exception {
+        return store.store().inspect(id).get(30, TimeUnit.SECONDS).envelopeSize();
     }
 
     private static void print(String label, Memory memory, int bodyBytes) {

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
@@ -10,6 +11,7 @@ import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -154,6 +156,50 @@ class PoisonMessageTest {
         kafka.send(INBOUND, null, bytes("after-the-loss"), headers("x-delay", "10", "x-target", target, "x-message-id", "after-the-loss"));
         kafka.flush();
         assertThat(awaitRecord(TARGET, r -> "after-the-loss".equals(header(r, "x-message-id"))).value()).isEqualTo(bytes("after-the-loss"));
+    }
+
+    @Test
+    @Order(4)
+    void aStoredMessageWhosePackedIdCannotBeResolvedIsDeadLetteredAsCorruptUnderAStandInId() {
+        String target = "kafka:" + TARGET;
+        // no x-message-id: the default Kafka id, poison.inbound-0-<offset>, which Redis holds packed (lua/lib/memberIds)
+        kafka.send(INBOUND, null, bytes("id-lost"), headers("x-delay", "5000", "x-target", target));
+        kafka.flush();
+        Keys keys = new Keys("test-" + NAME, 1);
+        RedisClient client = RedisClient.create(LocalRedis.URI);
+        try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisCommands<byte[], byte[]> redis = connection.sync();
+            long deadline = System.currentTimeMillis() + 4_000;
+            while (redis.zrange(bytes(keys.due(0)), 0, -1).stream().noneMatch(member -> member[0] == (byte) 0xFF)) {
+                assertThat(System.currentTimeMillis()).as("stored packed in time").isLessThan(deadline);
+                sleep(20);
+            }
+            // an operator deletes the interned names while the message waits
+            redis.del(bytes(keys.names(0)));
+        } finally {
+            client.shutdown();
+        }
+
+        ConsumerRecord<byte[], byte[]> dead = awaitRecord(DLQ, r -> {
+            String id = header(r, "x-message-id");
+            return id != null && id.startsWith("unresolvable-member:ff");
+        });
+        assertThat(header(dead, "x-dead-letter-reason")).isEqualTo("corrupt-envelope");
+        assertThat(header(dead, "x-dead-letter-detail")).contains("message id").contains("names hash");
+        String standIn = header(dead, "x-message-id");
+        RedisClient check = RedisClient.create(LocalRedis.URI);
+        try (StatefulRedisConnection<String, String> connection = check.connect()) {
+            long deadline = System.currentTimeMillis() + 4_000;
+            while (!connection.sync().hexists(keys.deadLetters(0), standIn)) {
+                assertThat(System.currentTimeMillis()).as("kept in the dead-letter store under the stand-in id").isLessThan(deadline);
+                sleep(20);
+            }
+            assertThat(connection.sync().zcard(keys.due(0))).isZero();
+            assertThat(connection.sync().zcard(keys.inFlight(0))).isZero();
+            assertThat(connection.sync().hlen(keys.payloads(0))).isZero();
+        } finally {
+            check.shutdown();
+        }
     }
 
     private static ConsumerRecord<byte[], byte[]> awaitRecord(String topic, Predicate<ConsumerRecord<byte[], byte[]>> wanted) {

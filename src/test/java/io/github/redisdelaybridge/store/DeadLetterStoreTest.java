@@ -87,7 +87,8 @@ class DeadLetterStoreTest {
         Envelope envelope = new Envelope("m-1", "kafka:t", "kafka:in/0@1", null, List.of(), Map.of(), "body".getBytes());
         store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))).join();
         ClaimedMessage claimed = store.claim(0, 10, 60_000).join().messages().get(0);
-        ClaimedMessage stale = new ClaimedMessage(0, "m-1", claimed.dueAt(), 0, claimed.encodedEnvelope(), claimed.leaseDeadline() + 1);
+        ClaimedMessage stale = new ClaimedMessage(0, "m-1", claimed.member(), true, claimed.dueAt(), 0, claimed.encodedEnvelope(),
+                claimed.leaseDeadline() + 1);
 
         assertThat(store.deadLetter(stale, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(-1);
         assertThat(store.deadLetter(claimed, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(1);

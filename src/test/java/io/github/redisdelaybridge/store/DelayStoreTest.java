@@ -595,8 +595,8 @@ class DelayStoreTest {
     }
 
     private static ClaimedMessage withLeaseDeadline(ClaimedMessage message, long leaseDeadline) {
-        return new ClaimedMessage(message.slot(), message.messageId(), message.dueAt(), message.attempts(),
-                message.encodedEnvelope(), leaseDeadline);
+        return new ClaimedMessage(message.slot(), message.messageId(), message.member(), message.idResolved(), message.dueAt(),
+                message.attempts(), message.encodedEnvelope(), leaseDeadline);
     }
 
     private static long redisNowMs() throws Exception {

@@ -56,6 +56,18 @@ class LuaScriptTest {
     }
 
     @Test
+    void scriptsThatTakeOrReturnIdsConvertThemAndScriptsThatSettleAClaimUseTheMemberAsGiven() {
+        for (String converting : List.of("schedule", "claim", "cancel", "changeDueTime", "inspect", "listPending", "replayDeadLetter")) {
+            String source = LuaScript.load(converting).source();
+            assertThat(source).as(converting).contains("local function memberIds(");
+            assertThat(count(source, "local function nameCodes(")).as(converting).isEqualTo(1);
+        }
+        for (String settling : List.of("acknowledge", "reschedule", "deadLetter", "reapExpiredLeases")) {
+            assertThat(LuaScript.load(settling).source()).as(settling).doesNotContain("local function memberIds(");
+        }
+    }
+
+    @Test
     void aMissingScriptOrFragmentFailsLoudly() {
         assertThatThrownBy(() -> LuaScript.load("noSuchScript")).hasMessageContaining("/lua/noSuchScript.lua");
     }

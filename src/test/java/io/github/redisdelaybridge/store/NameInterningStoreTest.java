@@ -73,7 +73,10 @@ class NameInterningStoreTest {
 
         schedule(envelope);
 
-        byte[] stored = payload(envelope.messageId());
+        List<byte[]> members = redis().zrange(bytes(keys.due(0)), 0, -1).get(5, TimeUnit.SECONDS);
+        assertThat(members).hasSize(1);
+        assertThat(members.get(0)[0]).as("the id is packed too (lib/memberIds)").isEqualTo((byte) 0xFF);
+        byte[] stored = redis().hget(bytes(keys.payloads(0)), members.get(0)).get(5, TimeUnit.SECONDS);
         assertThat(stored[1]).as("stored form: 0x80 + flags (origin number)").isEqualTo((byte) (0x80 | EnvelopeCodec.FLAG_ORIGIN_NUMBER));
         assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain("kafka:");
         // tag, stored-form bit + flags, two one-byte codes, the offset as a 3-byte varint: 7 bytes, so a 100-byte
@@ -280,10 +283,6 @@ class NameInterningStoreTest {
 
     private Envelope inspectEnvelope(String id) throws Exception {
         return EnvelopeCodec.decode(id, await(store.inspect(id)).envelope());
-    }
-
-    private byte[] payload(String id) throws Exception {
-        return redis().hget(bytes(keys.payloads(0)), bytes(id)).get(5, TimeUnit.SECONDS);
     }
 
     private Map<String, String> names() throws Exception {

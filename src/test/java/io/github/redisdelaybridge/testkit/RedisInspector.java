@@ -3,6 +3,8 @@ package io.github.redisdelaybridge.testkit;
 import io.github.redisdelaybridge.store.Keys;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,7 +19,8 @@ public final class RedisInspector implements AutoCloseable {
 
     public RedisInspector(String uri, String prefix, int slots) {
         this.client = RedisClient.create(uri);
-        this.connection = client.connect();
+        // ISO-8859-1: one char per byte, so packed members (lua/lib/memberIds: not UTF-8) stay distinct map keys
+        this.connection = client.connect(new StringCodec(StandardCharsets.ISO_8859_1));
         this.keys = new Keys(prefix, slots);
     }
 
@@ -37,7 +40,10 @@ public final class RedisInspector implements AutoCloseable {
         return total;
     }
 
-    /** Every claim now held: message id -> lease deadline (its in-flight score), over all slots. */
+    /**
+     * Every claim now held: message member (its bytes as ISO-8859-1 text: the id itself unless packed) -> lease deadline
+     * (its in-flight score), over all slots.
+     */
     public Map<String, Double> leases() {
         Map<String, Double> leases = new HashMap<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
@@ -46,7 +52,7 @@ public final class RedisInspector implements AutoCloseable {
         return leases;
     }
 
-    /** How many of {@code leases} (from {@link #leases()}) are still held: the same id in flight under the same deadline. */
+    /** How many of {@code leases} (from {@link #leases()}) are still held: the same member in flight under the same deadline. */
     public long stillHeld(Map<String, Double> leases) {
         Map<String, Double> now = leases();
         return leases.entrySet().stream().filter(lease -> lease.getValue().equals(now.get(lease.getKey()))).count();
