@@ -6,9 +6,11 @@
   delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
   redelivery of the same message is harmless); a message whose id was cancelled within the
   cancel window is not stored at all, so a cancel wins even when it arrived first. Each id is
-  stored and looked up as its member (lib/memberIds), never also as the id verbatim: a message the
-  previous release stored under a packable id is not seen here (a re-polled record may be stored a
-  second time across the upgrade: at-least-once, never lost).
+  stored and looked up as its member (lib/memberIds). Only the cancel record is also looked up under
+  the id verbatim, where the previous release put it, so that an early cancel still wins across the
+  upgrade (one lookup in a set that is usually empty); a pending or delivered record of the previous
+  release is not seen here, so a re-polled record may be stored a second time across the upgrade
+  (at-least-once, never lost), which does not pay three lookups per message forever.
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
@@ -42,11 +44,13 @@ local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
 local results = {}
 for i = 4, #ARGV, 4 do
-  local member, mode, value, envelope = ids.toMember(ARGV[i]), ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
+  local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
+  local member = ids.toMember(id)
   local due
   if mode == 'delay' then due = now + value else due = value end
   local deliveredAt = redis.call('ZSCORE', KEYS[3], member)
   local cancelledAt = redis.call('ZSCORE', KEYS[4], member)
+  if not cancelledAt and member ~= id then cancelledAt = redis.call('ZSCORE', KEYS[4], id) end
   if redis.call('HEXISTS', KEYS[2], member) == 1 then
     results[#results + 1] = -1
   elseif cancelledAt and tonumber(cancelledAt) > now - cancelWindow then

@@ -220,6 +220,16 @@ class PackedMemberStoreTest {
     }
 
     @Test
+    void aCancelThePreviousReleaseRecordedBeforeArrivalStillWins() throws Exception {
+        schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000)); // gives the stem a code: the id is packed on arrival
+        redis().zadd(bytes(keys().cancelled(keys().slotOf(KAFKA_ID))), (double) System.currentTimeMillis(), bytes(KAFKA_ID))
+                .get(5, TimeUnit.SECONDS);
+
+        assertThat(schedule(KAFKA_ID, new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.CANCELLED, -1));
+        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
+    }
+
+    @Test
     void aLegacyVerbatimMessageIsClaimedRescheduledAndAcknowledgedThroughItsRawMember() throws Exception {
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000));
         storeAsThePreviousRelease(KAFKA_ID, 1_000, "legacy");
