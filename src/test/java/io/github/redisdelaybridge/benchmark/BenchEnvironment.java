@@ -191,13 +191,16 @@ final class BenchEnvironment implements AutoCloseable {
         }
     }
 
-    /** True when a consumer group is stable with {@code members} members that all have partitions. */
-    boolean groupStable(String group, int members) {
+    /**
+     * True when a consumer group is stable with {@code members} members (consumers beyond the partition count
+     * stay idle) and all {@code partitions} partitions assigned.
+     */
+    boolean groupStable(String group, int members, int partitions) {
         try {
             var description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
             return description.state() == org.apache.kafka.common.ConsumerGroupState.STABLE
                     && description.members().size() == members
-                    && description.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                    && description.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum() == partitions;
         } catch (InterruptedException | ExecutionException e) {
             return false;
         }
@@ -215,6 +218,21 @@ final class BenchEnvironment implements AutoCloseable {
         s.put("bridge.dead-letter.kafka-topic", topic(scenario, "dlq"));
         s.putAll(options.bridgeOverrides());
         return s;
+    }
+
+    /** Kafka consumers per bridge instance under these settings: {@code bridge.kafka.inbound-consumers}, or its default. */
+    static int consumersPerInstance(Map<String, String> settings) {
+        String given = settings.get("bridge.kafka.inbound-consumers");
+        if (given != null) {
+            return Integer.parseInt(given.strip());
+        }
+        Properties defaults = new Properties();
+        try (var in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("config", "application.properties"))) {
+            defaults.load(in);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return Integer.parseInt(defaults.getProperty("bridge.kafka.inbound-consumers").strip());
     }
 
     List<BridgeInstance> startBridges(Map<String, String> settings, int instances) {

@@ -27,7 +27,8 @@ final class IngestScenario {
         }
     }
 
-    private static final int WARMUP_MESSAGES = 6;
+    private static final int PARTITIONS = 6;
+    private static final int WARMUP_MESSAGES = PARTITIONS;
 
     private IngestScenario() {
     }
@@ -44,7 +45,7 @@ final class IngestScenario {
     static Result measure(BenchEnvironment env, BridgeRedis redis, String name, int count, int instances) throws Exception {
         String in = env.topic(name, "inbound");
         String target = env.topic(name, "target");
-        env.createTopics(6, in, target);
+        env.createTopics(PARTITIONS, in, target);
         Map<String, String> settings = env.bridgeSettings(name, in);
         settings.putAll(redis.bridgeSettings());
         String group = settings.get("bridge.kafka.group-id");
@@ -60,8 +61,9 @@ final class IngestScenario {
             if (BenchEnvironment.awaitMillis(() -> redis.pending(keys) >= WARMUP_MESSAGES, 60_000, 20) < 0) {
                 throw new IllegalStateException(name + ": warm-up messages were not stored");
             }
-            if (BenchEnvironment.awaitMillis(() -> env.groupStable(group, instances), 60_000, 50) < 0) {
-                throw new IllegalStateException(name + ": the consumer group did not settle on " + instances + " members");
+            int members = instances * BenchEnvironment.consumersPerInstance(settings);
+            if (BenchEnvironment.awaitMillis(() -> env.groupStable(group, members, PARTITIONS), 60_000, 50) < 0) {
+                throw new IllegalStateException(name + ": the consumer group did not settle on " + members + " members");
             }
             double commitsBefore = KafkaClientMetrics.coordinatorSum("commit-total");
             CpuMeter cpu = redis.cpu();
