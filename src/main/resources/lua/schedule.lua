@@ -42,28 +42,62 @@ local ids = memberIds(codes)
 local maxDelay = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
-local results = {}
+
+-- Each lookup and each write is one call for the whole batch (as in claim.lua), not one per message.
+local given, members = {}, {}
 for i = 4, #ARGV, 4 do
-  local id, mode, value, envelope = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
-  local member = ids.toMember(id)
-  local due
-  if mode == 'delay' then due = now + value else due = value end
-  local deliveredAt = redis.call('ZSCORE', KEYS[3], member)
-  local cancelledAt = redis.call('ZSCORE', KEYS[4], member)
-  if not cancelledAt and member ~= id then cancelledAt = redis.call('ZSCORE', KEYS[4], id) end
-  if redis.call('HEXISTS', KEYS[2], member) == 1 then
-    results[#results + 1] = -1
-  elseif cancelledAt and tonumber(cancelledAt) > now - cancelWindow then
-    results[#results + 1] = -4
-  elseif deliveredAt and tonumber(deliveredAt) > now - window then
-    results[#results + 1] = -2
-  elseif due - now > maxDelay then
-    results[#results + 1] = -3
-  else
-    redis.call('ZADD', KEYS[1], due, member)
-    redis.call('HSET', KEYS[2], member, intern(envelope))
-    results[#results + 1] = due
+  given[#given + 1] = ARGV[i]
+  members[#members + 1] = ids.toMember(ARGV[i])
+end
+local n = #members
+local results = {}
+if n > 0 then
+  local stored = redis.call('HMGET', KEYS[2], unpack(members))
+  local delivered = redis.call('ZMSCORE', KEYS[3], unpack(members))
+  local cancelled = {}
+  -- the cancelled set is usually empty (absent): then no message needs a look there
+  if redis.call('EXISTS', KEYS[4]) == 1 then
+    cancelled = redis.call('ZMSCORE', KEYS[4], unpack(members))
+    local verbatim, at = {}, {}
+    for k = 1, n do
+      if not cancelled[k] and members[k] ~= given[k] then
+        verbatim[#verbatim + 1] = given[k]
+        at[#at + 1] = k
+      end
+    end
+    if #verbatim > 0 then
+      local found = redis.call('ZMSCORE', KEYS[4], unpack(verbatim))
+      for j = 1, #at do cancelled[at[j]] = found[j] end
+    end
+  end
+  local storedNow = {} -- a second copy of an id within this batch is a duplicate of the first
+  local dues, payloads = {}, {}
+  for k = 1, n do
+    local i = 4 * k
+    local member, mode, value = members[k], ARGV[i + 1], tonumber(ARGV[i + 2])
+    local due
+    if mode == 'delay' then due = now + value else due = value end
+    if stored[k] or storedNow[member] then
+      results[k] = -1
+    elseif cancelled[k] and tonumber(cancelled[k]) > now - cancelWindow then
+      results[k] = -4
+    elseif delivered[k] and tonumber(delivered[k]) > now - window then
+      results[k] = -2
+    elseif due - now > maxDelay then
+      results[k] = -3
+    else
+      storedNow[member] = true
+      dues[#dues + 1] = due
+      dues[#dues + 1] = member
+      payloads[#payloads + 1] = member
+      payloads[#payloads + 1] = intern(ARGV[i + 3])
+      results[k] = due
+    end
+  end
+  if #dues > 0 then
+    redis.call('ZADD', KEYS[1], unpack(dues))
+    redis.call('HSET', KEYS[2], unpack(payloads))
   end
 end
-results[#results + 1] = now
+results[n + 1] = now
 return results
