@@ -281,22 +281,45 @@ public final class DelayBenchmark {
         }
     }
 
+    /**
+     * The herd runs as often as the capacities (--repeat) and its rate is the best run's, like theirs: it is a
+     * capacity too, and noise on a shared machine only ever slows a run down. The probes' lateness is the same
+     * run's (it is the time the herd took to drain, less 1 s); SLOWLOG and BUSY count over every run.
+     */
     private void herd(BenchEnvironment env) throws Exception {
         int n = options.count(100_000, 5_000);
-        ThunderingHerdScenario.Result r = ThunderingHerdScenario.measure(env, n);
+        List<ThunderingHerdScenario.Result> runs = new ArrayList<>();
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            runs.add(ThunderingHerdScenario.measure(env, "herd-" + i, n));
+        }
+        ThunderingHerdScenario.Result r = runs.stream().max(java.util.Comparator.comparingDouble(ThunderingHerdScenario.Result::drainRate))
+                .orElseThrow();
         String vsDrain = drainRate > 0 ? String.format("%.2fx the drain scenario's rate", r.drainRate() / drainRate) : "no drain run";
         table.add(String.format("5. herd: %,d due in one millisecond, drain rate", n), "full drain throughput",
-                String.format("%,.0f msg/s (%s)", r.drainRate(), r.cpu()),
+                String.format("%,.0f msg/s (%s%s)", r.drainRate(), r.cpu(), runs(runs.stream().map(ThunderingHerdScenario.Result::drainRate).toList())),
                 drainRate > 0 ? ResultTable.verdict(r.drainRate() >= 0.9 * drainRate, vsDrain) : vsDrain);
+        int slowCommands = runs.stream().mapToInt(ThunderingHerdScenario.Result::slowCommands).sum();
+        ThunderingHerdScenario.Result slowest = runs.stream().max(java.util.Comparator.comparingLong(ThunderingHerdScenario.Result::slowestMicros))
+                .orElseThrow();
+        long longestPing = runs.stream().mapToLong(ThunderingHerdScenario.Result::longestPingMicros).max().orElse(0);
         table.add("5. herd: commands slower than 10 ms (SLOWLOG)", "none",
-                String.format("%d (slowest %.1f ms: %s); longest PING stall %.1f ms", r.slowCommands(), r.slowestMicros() / 1000.0,
-                        r.slowest(), r.longestPingMicros() / 1000.0),
-                ResultTable.verdict(r.slowCommands() == 0, ""));
-        table.add("5. herd: BUSY replies", "none", Long.toString(r.busyReplies()), ResultTable.verdict(r.busyReplies() == 0, ""));
+                String.format("%d in %d run(s) (slowest %.1f ms: %s); longest PING stall %.1f ms", slowCommands, runs.size(),
+                        slowest.slowestMicros() / 1000.0, slowest.slowest(), longestPing / 1000.0),
+                ResultTable.verdict(slowCommands == 0, ""));
+        long busy = runs.stream().mapToLong(ThunderingHerdScenario.Result::busyReplies).sum();
+        table.add("5. herd: BUSY replies", "none", busy + " in " + runs.size() + " run(s)", ResultTable.verdict(busy == 0, ""));
         LatencyRecorder probes = r.probeLateness();
         boolean probesOk = r.probesArrived() >= ThunderingHerdScenario.PROBES && probes.max() <= 1_000 && probes.countBelow(0) == 0;
+        StringBuilder everyRun = new StringBuilder();
+        for (ThunderingHerdScenario.Result run : runs) {
+            everyRun.append(everyRun.length() == 0 ? "" : ", ").append(String.format("%,d", run.probeLateness().max()));
+        }
         table.add("5. herd: " + ThunderingHerdScenario.PROBES + " probes due 1 s after the herd", "late by <= 1 s",
-                probes.summary("ms") + (r.probesArrived() < ThunderingHerdScenario.PROBES ? ", only " + r.probesArrived() + " arrived" : ""),
+                probes.summary("ms") + " in the fastest run" + (r.probesArrived() < ThunderingHerdScenario.PROBES ? ", only " + r.probesArrived()
+                        + " arrived" : "") + (runs.size() > 1 ? "; max per run " + everyRun + " ms" : ""),
                 ResultTable.verdict(probesOk, ""));
     }
 

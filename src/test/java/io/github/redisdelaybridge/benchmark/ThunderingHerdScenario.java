@@ -40,8 +40,8 @@ final class ThunderingHerdScenario {
         return argument;
     }
 
-    static Result measure(BenchEnvironment env, int count) throws Exception {
-        String name = "herd";
+    /** {@code name}: of the run's topics and key prefix, new for every run. */
+    static Result measure(BenchEnvironment env, String name, int count) throws Exception {
         String in = env.topic(name, "inbound");
         String target = env.topic(name, "target");
         String probeTarget = env.topic(name, "probe");
