@@ -147,6 +147,14 @@ class BridgeSettingsTest {
     }
 
     @Test
+    void leaseOfZeroFailsNamingIt() {
+        // the lease deadline is the lease's token: a re-claim is only sure to get a later one with leases of 1 ms or more
+        config.put("bridge.lease.duration-ms", "0");
+
+        assertFailsNaming("bridge.lease.duration-ms");
+    }
+
+    @Test
     void nonNumericRetryFactorFailsNamingIt() {
         config.put("bridge.retry.factor", "double");
 
