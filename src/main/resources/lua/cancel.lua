@@ -40,8 +40,7 @@ local id = ARGV[1]
 local cancelWindow = tonumber(ARGV[2])
 local dedupeWindow = tonumber(ARGV[3])
 local ids = memberIds(nameCodes(KEYS[8]))
-local members = { ids.lookupMember(id) }
-if members[1] ~= id then members[2] = id end
+local members = ids.lookupMembers(id)
 
 -- the first of the id's members in a sorted set
 local function memberIn(key)
@@ -49,16 +48,6 @@ local function memberIn(key)
     if redis.call('ZSCORE', key, member) then return member end
   end
   return nil
-end
-
--- the latest score of the id's members in a sorted set, or nil
-local function latestIn(key)
-  local latest
-  for _, member in ipairs(members) do
-    local score = tonumber(redis.call('ZSCORE', key, member))
-    if score and (not latest or score > latest) then latest = score end
-  end
-  return latest
 end
 
 local function recordCancel()
@@ -75,9 +64,9 @@ local function outcome()
     if cancelWindow > 0 then recordCancel() end
     return 1
   end
-  local cancelledAt = latestIn(KEYS[5])
+  local cancelledAt = ids.latestScore(KEYS[5], members)
   if cancelledAt and cancelledAt > now - cancelWindow then return -3 end
-  local deliveredAt = latestIn(KEYS[6])
+  local deliveredAt = ids.latestScore(KEYS[6], members)
   if deliveredAt and deliveredAt > now - dedupeWindow then return -2 end
   if redis.call('HEXISTS', KEYS[7], id) == 1 then return -4 end
   if ARGV[4] == '1' and cancelWindow > 0 then

@@ -25,8 +25,7 @@
 -- @include lib/memberIds
 local id = ARGV[1]
 local ids = memberIds(nameCodes(KEYS[3]))
-local members = { ids.lookupMember(id) }
-if members[1] ~= id then members[2] = id end
+local members = ids.lookupMembers(id)
 local pending
 for _, member in ipairs(members) do
   if redis.call('ZSCORE', KEYS[2], member) then return -1 end

@@ -32,8 +32,7 @@
 local id = ARGV[1]
 local codes = nameCodes(KEYS[9])
 local ids = memberIds(codes)
-local members = { ids.lookupMember(id) }
-if members[1] ~= id then members[2] = id end
+local members = ids.lookupMembers(id)
 local live, stored = members[1], false
 for _, member in ipairs(members) do
   stored = redis.call('HGET', KEYS[3], member)
@@ -49,15 +48,6 @@ local function score(key, member)
   return false
 end
 
-local function latest(key)
-  local time = false
-  for _, member in ipairs(members) do
-    local value = score(key, member)
-    if value and (not time or value > time) then time = value end
-  end
-  return time
-end
-
 local function within(time, window)
   if time and time > now - tonumber(window) then return time end
   return false
@@ -69,8 +59,8 @@ return {
   score(KEYS[2], live),
   tonumber(redis.call('HGET', KEYS[4], live) or 0),
   stored and namesExpander(codes).expand(stored),
-  within(latest(KEYS[5]), ARGV[2]),
-  within(latest(KEYS[6]), ARGV[3]),
+  within(ids.latestScore(KEYS[5], members), ARGV[2]),
+  within(ids.latestScore(KEYS[6], members), ARGV[3]),
   score(KEYS[8], id),
   redis.call('HGET', KEYS[7], id),
   stored and #stored

@@ -39,7 +39,9 @@ if not record then return -2 end
 if redis.sha1hex(record) ~= ARGV[2] then return -3 end
 local codes = nameCodes(KEYS[7])
 local ids = memberIds(codes)
-if redis.call('HEXISTS', KEYS[4], ids.lookupMember(id)) == 1 or redis.call('HEXISTS', KEYS[4], id) == 1 then return -1 end
+for _, member in ipairs(ids.lookupMembers(id)) do
+  if redis.call('HEXISTS', KEYS[4], member) == 1 then return -1 end
+end
 -- @include lib/redisNow
 local due
 if ARGV[4] == 'delay' then due = now + tonumber(ARGV[5]) else due = tonumber(ARGV[5]) end

@@ -32,9 +32,11 @@
                                    payload conversions (lib/internNames, lib/expandNames)
     ids.toMember(id)       the member to store the id under, for scripts that write: a stem without a code
                            gets one (within the bound); the names hash gets its tag if it has none
-    ids.lookupMember(id)   the member toMember would return, without writing anything: the id itself when
-                           the stem has no code (no packed member with it can exist). Scripts that look an
-                           id up look there, then under the id itself (where the previous release put it)
+    ids.lookupMembers(id)  every member the id may be held under, without writing anything: the member
+                           toMember would return, then the id itself when that differs (where the previous
+                           release put it); just the id when the stem has no code (no packed member with it
+                           can exist). Scripts that look an id up look under each, in this order
+    ids.latestScore(key, members)  the latest score any of members has in the sorted set key, or false
     ids.toId(member)       the id; nil when the member is packed but cannot be read: a tag other than the
                            names hash's or a code it lacks (the hash was lost or replaced), or damage.
                            toId(toMember(id)) == id for every id
@@ -90,12 +92,21 @@ local function memberIds(codes)
     return packed(codes.ownTag(), stemCode, partition, offset)
   end
 
-  function ids.lookupMember(id)
+  function ids.lookupMembers(id)
     local stem, partition, offset = partsOf(id)
-    if not stem then return id end
+    if not stem then return { id } end
     local stemCode, tag = codes.knownCode(stem), codes.tag()
-    if not stemCode or not tag then return id end
-    return packed(tag, stemCode, partition, offset)
+    if not stemCode or not tag then return { id } end
+    return { packed(tag, stemCode, partition, offset), id }
+  end
+
+  function ids.latestScore(key, members)
+    local latest = false
+    for _, member in ipairs(members) do
+      local score = tonumber(redis.call('ZSCORE', key, member))
+      if score and (not latest or score > latest) then latest = score end
+    end
+    return latest
   end
 
   function ids.toId(member)
