@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.admin;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
@@ -9,7 +10,6 @@ import io.github.redisdelaybridge.store.Envelope;
 import io.github.redisdelaybridge.store.EnvelopeCodec;
 import io.github.redisdelaybridge.store.MessageFacts;
 import io.github.redisdelaybridge.store.MessageHeader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -76,9 +76,5 @@ class MessageViewsTest {
 
     private static String write(Object view) throws Exception {
         return ApiResponses.JSON.writeValueAsString(view);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -237,9 +238,5 @@ class PoisonMessageTest {
             headers.put(pairs[i], pairs[i + 1]);
         }
         return headers;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.BridgeInstance;
@@ -7,7 +8,6 @@ import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.LocalRedis;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -85,9 +85,5 @@ class PublishRetryTest {
         assertThat(dead.record().key()).isEqualTo(bytes("big-key"));
         assertThat(dead.record().value()).hasSize(8_192);
         assertThat(dead.receivedAtMs() - sentAt).as("backoff between attempts").isGreaterThanOrEqualTo(300);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

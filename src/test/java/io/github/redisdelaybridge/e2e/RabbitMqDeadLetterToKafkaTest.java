@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
@@ -8,7 +9,6 @@ import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +52,5 @@ class RabbitMqDeadLetterToKafkaTest {
                 rabbit.deleteQueue(INBOUND);
             }
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

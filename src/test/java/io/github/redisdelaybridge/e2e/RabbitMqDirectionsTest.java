@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
@@ -287,9 +288,5 @@ class RabbitMqDirectionsTest {
         byte[] bytes = new byte[size];
         new Random(3).nextBytes(bytes);
         return bytes;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.BridgeInstance;
@@ -127,9 +128,5 @@ class RabbitMqPublishFailureTest {
 
     private static Map<String, Object> headers(String id, String target) {
         return Map.of("x-delay", 50, "x-target", target, "x-message-id", id);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.BridgeInstance;
@@ -56,9 +57,5 @@ class RestartTest {
                 assertThat(redis.pending() + redis.inFlight()).isZero();
             }
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.BridgeInstance;
@@ -67,9 +68,5 @@ class TwoInstancesTest {
         Map<String, String> copy = new java.util.LinkedHashMap<>(settings);
         copy.put("bridge.instance-id", id);
         return copy;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.fault;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.AdminApiClient;
@@ -9,7 +10,6 @@ import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.LogCapture;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,9 +125,5 @@ class DeadLetterChannelOutageTest {
             assertThat(System.currentTimeMillis()).as("log line containing '%s'", text).isLessThan(deadline);
             Thread.sleep(50);
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

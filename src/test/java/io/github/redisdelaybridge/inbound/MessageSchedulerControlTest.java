@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
+import static io.github.redisdelaybridge.testkit.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -227,9 +227,5 @@ class MessageSchedulerControlTest {
     private double counter(String name, String outcome, String via) {
         var counter = meters.find(name).tag("outcome", outcome).tag("via", via).counter();
         return counter == null ? 0 : counter.count();
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(30, TimeUnit.SECONDS);
     }
 }

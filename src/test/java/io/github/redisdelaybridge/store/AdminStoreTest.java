@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Futures.await;
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
@@ -362,13 +364,5 @@ class AdminStoreTest {
         List<byte[]> time = redis.connection().async().time().get(10, TimeUnit.SECONDS);
         return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000
                 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1_000;
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(30, TimeUnit.SECONDS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Futures.await;
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
@@ -9,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 
@@ -274,13 +275,5 @@ class ControlStoreTest {
         List<byte[]> time = redis.connection().async().time().get(10, TimeUnit.SECONDS);
         return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000
                 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1_000;
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(30, TimeUnit.SECONDS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

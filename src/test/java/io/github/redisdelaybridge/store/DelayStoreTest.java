@@ -1,5 +1,8 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Futures.await;
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
+import static io.github.redisdelaybridge.testkit.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
@@ -17,7 +20,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -634,17 +636,5 @@ class DelayStoreTest {
 
     private static String sha1OfScript(String name) {
         return LuaScript.load(name).sha1();
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(30, TimeUnit.SECONDS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

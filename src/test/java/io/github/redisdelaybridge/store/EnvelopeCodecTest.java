@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -383,9 +384,5 @@ class EnvelopeCodecTest {
             reversed[i] = bytes[bytes.length - 1 - i];
         }
         return reversed;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

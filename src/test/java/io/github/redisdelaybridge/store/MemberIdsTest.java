@@ -1,11 +1,12 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
+import static io.github.redisdelaybridge.testkit.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.lettuce.core.ScriptOutputType;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -219,13 +220,5 @@ class MemberIdsTest {
     private static String names(String field) throws Exception {
         byte[] value = redis.connection().async().hget(bytes(namesKey()), bytes(field)).get(5, TimeUnit.SECONDS);
         return value == null ? null : text(value);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,8 @@
 package io.github.redisdelaybridge.store;
 
+import static io.github.redisdelaybridge.testkit.Futures.await;
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
+import static io.github.redisdelaybridge.testkit.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetter;
@@ -12,14 +15,12 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -459,17 +460,5 @@ class PackedMemberStoreTest {
 
     private static Envelope envelope(String id, String body) {
         return new Envelope(id, "kafka:out", "kafka:delay.inbound/0@1", null, List.of(), Map.of(), bytes(body));
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(30, TimeUnit.SECONDS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }
