@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.Rejection;
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.ListPosition;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.admin;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.DeadLetterEntry;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Listing;

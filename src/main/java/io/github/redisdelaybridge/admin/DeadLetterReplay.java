@@ -1,21 +1,20 @@
 package io.github.redisdelaybridge.admin;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
-import io.github.redisdelaybridge.inbound.DelayHeaders;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.InboundMessage;
 import io.github.redisdelaybridge.inbound.ValidatedMessage;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTime;
 import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageHeader;
 import io.github.redisdelaybridge.store.ReplayResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Schedules a dead letter again: the same id, key, body and headers (without the bridge's own delay,
@@ -25,10 +24,6 @@ import java.util.Set;
  * decision, so it also clears the id's dedupe and cancel records that would otherwise refuse it.
  */
 final class DeadLetterReplay {
-
-    /** Headers the bridge reads or adds; a replay sets its own, so the old ones go. */
-    private static final Set<String> BRIDGE_HEADERS = Set.of(DelayHeaders.DELAY, DelayHeaders.DELIVER_AT, DelayHeaders.TARGET,
-            DelayHeaders.MESSAGE_ID, DelayHeaders.CONTROL, DelayHeaders.DUE_AT);
 
     /** What a successful replay scheduled. */
     record Replayed(String id, String target, long dueAt) {
@@ -65,13 +60,13 @@ final class DeadLetterReplay {
             throw ApiException.conflict("dead letter " + quoted + " is a stored record this bridge could not read (corrupt-envelope);"
                     + " its body is that record, not a message, so it cannot be replayed; inspect it with ?body=true, then delete it");
         }
-        if (lastText(deadLetter.headers(), DelayHeaders.CONTROL).isPresent()) {
+        if (lastText(deadLetter.headers(), HeaderNames.CONTROL).isPresent()) {
             throw ApiException.conflict("dead letter " + quoted + " is a control message (x-control); control messages are never"
                     + " delivered, so it cannot be replayed; send a corrected control message instead, and delete this one");
         }
         String replayTarget = target != null ? target
                 : !deadLetter.target().isEmpty() ? deadLetter.target()
-                : lastText(deadLetter.headers(), DelayHeaders.TARGET).orElseThrow(() -> ApiException.badRequest(
+                : lastText(deadLetter.headers(), HeaderNames.TARGET).orElseThrow(() -> ApiException.badRequest(
                         "dead letter " + quoted + " has no target; give one: {\"target\": \"kafka:<topic>\"}"));
         ValidatedMessage validated = validator.validate(asInboundMessage(id, deadLetter, replayTarget,
                 dueTime == null ? new DueTime.AfterDelay(0) : dueTime));
@@ -95,16 +90,16 @@ final class DeadLetterReplay {
     private static InboundMessage asInboundMessage(String id, DeadLetter deadLetter, String target, DueTime dueTime) {
         List<MessageHeader> headers = new ArrayList<>();
         for (MessageHeader header : deadLetter.headers()) {
-            if (!BRIDGE_HEADERS.contains(header.name()) && !header.name().startsWith("x-dead-letter-")) {
+            if (!HeaderNames.SET_BY_BRIDGE.contains(header.name()) && !HeaderNames.isDeadLetterHeader(header.name())) {
                 headers.add(header);
             }
         }
-        headers.add(MessageHeader.text(DelayHeaders.TARGET, target));
-        headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, id));
+        headers.add(MessageHeader.text(HeaderNames.TARGET, target));
+        headers.add(MessageHeader.text(HeaderNames.MESSAGE_ID, id));
         if (dueTime instanceof DueTime.AfterDelay delay) {
-            headers.add(MessageHeader.text(DelayHeaders.DELAY, Long.toString(delay.delayMs())));
+            headers.add(MessageHeader.text(HeaderNames.DELAY, Long.toString(delay.delayMs())));
         } else {
-            headers.add(MessageHeader.text(DelayHeaders.DELIVER_AT, Long.toString(((DueTime.At) dueTime).epochMs())));
+            headers.add(MessageHeader.text(HeaderNames.DELIVER_AT, Long.toString(((DueTime.At) dueTime).epochMs())));
         }
         return new InboundMessage(deadLetter.origin(), "", id, deadLetter.key(), headers, deadLetter.properties(), deadLetter.body());
     }

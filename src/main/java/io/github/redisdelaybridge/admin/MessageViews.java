@@ -1,11 +1,11 @@
 package io.github.redisdelaybridge.admin;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.EnvelopeCodec;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageHeader;
 import io.github.redisdelaybridge.store.MessageState;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -92,7 +92,7 @@ public record BridgeSettings(
                 r.intValue("bridge.rabbitmq.store-attempts"),
                 r.text("bridge.rabbitmq.dead-letter-channel"));
         try {
-            io.github.redisdelaybridge.outbound.Target.parse(rabbitMq.deadLetterChannel());
+            io.github.redisdelaybridge.message.Target.parse(rabbitMq.deadLetterChannel());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("setting bridge.rabbitmq.dead-letter-channel: " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.deadletter;
 
+import io.github.redisdelaybridge.message.DeadLetter;
 import java.util.concurrent.CompletableFuture;
 
 /** Where dead letters go; the future completes when the channel's broker has acknowledged one. */

@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.deadletter;
 
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.LinkedHashMap;

@@ -1,9 +1,10 @@
 package io.github.redisdelaybridge.deadletter;
 
-import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.KafkaHeaderMapping;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
-import io.github.redisdelaybridge.store.MessageHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,13 +26,13 @@ public final class KafkaDeadLetterChannel implements DeadLetterChannel {
     @Override
     public CompletableFuture<Void> send(DeadLetter deadLetter) {
         List<MessageHeader> headers = new ArrayList<>(KafkaHeaderMapping.headers(deadLetter.headers(), deadLetter.properties()));
-        if (deadLetter.messageId() != null && headers.stream().noneMatch(h -> h.name().equals(DelayHeaders.MESSAGE_ID))) {
-            headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, deadLetter.messageId()));
+        if (deadLetter.messageId() != null && headers.stream().noneMatch(h -> h.name().equals(HeaderNames.MESSAGE_ID))) {
+            headers.add(MessageHeader.text(HeaderNames.MESSAGE_ID, deadLetter.messageId()));
         }
-        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_REASON, deadLetter.reason().code()));
-        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_DETAIL, deadLetter.detail()));
-        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_ORIGIN, deadLetter.origin()));
-        headers.add(MessageHeader.text(DelayHeaders.DEAD_LETTER_ATTEMPTS, Integer.toString(deadLetter.attempts())));
+        headers.add(MessageHeader.text(HeaderNames.DEAD_LETTER_REASON, deadLetter.reason().code()));
+        headers.add(MessageHeader.text(HeaderNames.DEAD_LETTER_DETAIL, deadLetter.detail()));
+        headers.add(MessageHeader.text(HeaderNames.DEAD_LETTER_ORIGIN, deadLetter.origin()));
+        headers.add(MessageHeader.text(HeaderNames.DEAD_LETTER_ATTEMPTS, Integer.toString(deadLetter.attempts())));
         return kafka.publish(topic, deadLetter.key(), headers, deadLetter.body()).thenApply(metadata -> null);
     }
 }

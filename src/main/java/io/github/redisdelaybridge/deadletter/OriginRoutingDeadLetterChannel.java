@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.deadletter;
 
+import io.github.redisdelaybridge.message.DeadLetter;
 import java.util.concurrent.CompletableFuture;
 
 /**

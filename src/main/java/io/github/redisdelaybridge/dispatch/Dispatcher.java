@@ -1,18 +1,18 @@
 package io.github.redisdelaybridge.dispatch;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
-import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.Publisher;
-import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.store.ClaimedBatch;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.EnvelopeCodec;
-import io.github.redisdelaybridge.store.MessageHeader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -299,7 +299,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private static DeadLetter exhaustedDeadLetter(ClaimedMessage message, int attempts, Throwable failure) {
         Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
         List<MessageHeader> headers = new ArrayList<>(envelope.headers());
-        headers.add(MessageHeader.text(DelayHeaders.TARGET, envelope.target()));
+        headers.add(MessageHeader.text(HeaderNames.TARGET, envelope.target()));
         return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED,
                 "publishing to " + envelope.target() + " failed " + attempts + " times; last error: " + rootMessage(failure),
                 envelope.origin(), envelope.target(), attempts, envelope.key(), headers, envelope.properties(), envelope.body());

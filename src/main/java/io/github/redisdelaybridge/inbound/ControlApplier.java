@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DelayStore;

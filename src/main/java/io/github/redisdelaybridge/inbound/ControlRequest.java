@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DueTime;
 
 /** What a control message asks for, about the message it names by id. */
 public sealed interface ControlRequest {

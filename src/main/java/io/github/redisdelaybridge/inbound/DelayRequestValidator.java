@@ -1,12 +1,13 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
-import io.github.redisdelaybridge.outbound.Target;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.HeaderValueMapping;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
-import io.github.redisdelaybridge.store.DueTime;
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.HeaderValueMapping;
-import io.github.redisdelaybridge.store.MessageHeader;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class DelayRequestValidator {
 
     public ValidatedMessage validate(InboundMessage message) {
         try {
-            if (message.lastHeader(DelayHeaders.CONTROL).isPresent()) {
+            if (message.lastHeader(HeaderNames.CONTROL).isPresent()) {
                 return new ValidatedMessage.Control(message, toControl(message));
             }
             return new ValidatedMessage.Accepted(message, toRequest(message));
@@ -71,7 +72,7 @@ public final class DelayRequestValidator {
         String messageId = messageId(message);
         List<MessageHeader> passedOn = new ArrayList<>(message.headers().size());
         for (MessageHeader header : message.headers()) {
-            if (!DelayHeaders.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(DelayHeaders.MESSAGE_ID)) {
+            if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)) {
                 passedOn.add(header);
             }
         }
@@ -81,7 +82,7 @@ public final class DelayRequestValidator {
     }
 
     private ControlRequest toControl(InboundMessage message) throws Rejection {
-        String action = text(message, DelayHeaders.CONTROL, DeadLetterReason.INVALID_CONTROL).orElseThrow().strip();
+        String action = text(message, HeaderNames.CONTROL, DeadLetterReason.INVALID_CONTROL).orElseThrow().strip();
         if (action.equalsIgnoreCase(ControlRequest.CANCEL)) {
             return new ControlRequest.Cancel(controlledMessageId(message, ControlRequest.CANCEL));
         }
@@ -94,7 +95,7 @@ public final class DelayRequestValidator {
 
     /** The id a control message names: required, since a control message's own default id names nothing. */
     private String controlledMessageId(InboundMessage message, String action) throws Rejection {
-        if (message.lastHeader(DelayHeaders.MESSAGE_ID).isEmpty()) {
+        if (message.lastHeader(HeaderNames.MESSAGE_ID).isEmpty()) {
             throw new Rejection(DeadLetterReason.INVALID_CONTROL,
                     "x-control: " + action + " needs x-message-id, the id of the message to " + action);
         }
@@ -102,8 +103,8 @@ public final class DelayRequestValidator {
     }
 
     private DueTime dueTime(InboundMessage message) throws Rejection {
-        Optional<String> delay = text(message, DelayHeaders.DELAY, DeadLetterReason.INVALID_DELAY);
-        Optional<String> deliverAt = text(message, DelayHeaders.DELIVER_AT, DeadLetterReason.INVALID_DELAY);
+        Optional<String> delay = text(message, HeaderNames.DELAY, DeadLetterReason.INVALID_DELAY);
+        Optional<String> deliverAt = text(message, HeaderNames.DELIVER_AT, DeadLetterReason.INVALID_DELAY);
         if (delay.isPresent() && deliverAt.isPresent()) {
             throw new Rejection(DeadLetterReason.CONFLICTING_DELAY, "set x-delay or x-deliver-at, not both");
         }
@@ -117,7 +118,7 @@ public final class DelayRequestValidator {
     }
 
     private Target target(InboundMessage message) throws Rejection {
-        String text = text(message, DelayHeaders.TARGET, DeadLetterReason.INVALID_TARGET).orElse(defaultTargets.get(message.source()));
+        String text = text(message, HeaderNames.TARGET, DeadLetterReason.INVALID_TARGET).orElse(defaultTargets.get(message.source()));
         if (text == null) {
             throw new Rejection(DeadLetterReason.MISSING_TARGET,
                     "no x-target header, and " + message.source() + " has no default target configured");
@@ -140,11 +141,11 @@ public final class DelayRequestValidator {
     }
 
     private String messageId(InboundMessage message) throws Rejection {
-        Optional<MessageHeader> header = message.lastHeader(DelayHeaders.MESSAGE_ID);
+        Optional<MessageHeader> header = message.lastHeader(HeaderNames.MESSAGE_ID);
         if (header.isEmpty()) {
             return message.defaultMessageId();
         }
-        String id = text(message, DelayHeaders.MESSAGE_ID, DeadLetterReason.INVALID_MESSAGE_ID).orElse("").strip();
+        String id = text(message, HeaderNames.MESSAGE_ID, DeadLetterReason.INVALID_MESSAGE_ID).orElse("").strip();
         if (id.isEmpty() || id.getBytes(StandardCharsets.UTF_8).length > MAX_MESSAGE_ID_BYTES) {
             throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID,
                     "x-message-id must be 1 to " + MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text");

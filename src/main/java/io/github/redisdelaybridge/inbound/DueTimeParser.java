@@ -1,7 +1,8 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.HeaderNames;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -26,7 +27,7 @@ public final class DueTimeParser {
 
     /** {@code x-delay}: a non-negative number of milliseconds, surrounding whitespace ignored. */
     public DueTime parseDelay(String text) throws Rejection {
-        return parseDelay(text, DelayHeaders.DELAY);
+        return parseDelay(text, HeaderNames.DELAY);
     }
 
     /** A delay as {@link #parseDelay(String)}, with {@code name} (a header, a JSON field) in the explanation. */
@@ -46,7 +47,7 @@ public final class DueTimeParser {
 
     /** {@code x-deliver-at}: epoch milliseconds, or an ISO-8601 instant such as 2026-12-01T10:00:00Z. */
     public DueTime parseDeliverAt(String text) throws Rejection {
-        return parseDeliverAt(text, DelayHeaders.DELIVER_AT);
+        return parseDeliverAt(text, HeaderNames.DELIVER_AT);
     }
 
     /** A due time as {@link #parseDeliverAt(String)}, with {@code name} (a header, a JSON field) in the explanation. */

@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,10 +42,10 @@ public record InboundMessage(
      * x-message-id names the message it controls, whose records it must not replace.
      */
     public String idForRecords() {
-        if (lastHeader(DelayHeaders.CONTROL).isPresent()) {
+        if (lastHeader(HeaderNames.CONTROL).isPresent()) {
             return defaultMessageId;
         }
-        return lastHeader(DelayHeaders.MESSAGE_ID)
+        return lastHeader(HeaderNames.MESSAGE_ID)
                 .map(MessageHeader::value)
                 .filter(v -> v != null && v.length > 0 && v.length <= 512)
                 .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8).strip())

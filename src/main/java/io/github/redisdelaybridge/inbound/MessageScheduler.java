@@ -1,9 +1,9 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.ScheduleRequest;

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetterReason;
 
 /** Why an inbound message cannot be scheduled: a stable reason code and a human explanation. */
 public final class Rejection extends Exception {

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.metrics;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DueTimeChange;
 import io.micrometer.core.instrument.Counter;

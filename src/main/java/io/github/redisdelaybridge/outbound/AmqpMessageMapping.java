@@ -1,9 +1,11 @@
 package io.github.redisdelaybridge.outbound;
 
+import io.github.redisdelaybridge.message.HeaderNames;
+
 import com.rabbitmq.client.AMQP;
-import io.github.redisdelaybridge.store.AmqpProperties;
-import io.github.redisdelaybridge.store.HeaderValueMapping;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.AmqpProperties;
+import io.github.redisdelaybridge.message.HeaderValueMapping;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -13,14 +15,11 @@ import java.util.Map;
 /**
  * The AMQP properties of a message the bridge publishes to RabbitMQ (a delivery or a dead letter):
  * headers with their AMQP types ({@link MessageHeader#amqpValue()}; a name repeated in a Kafka record
- * keeps its last value, as a header table holds each name once), the Kafka key as {@value #KAFKA_KEY}
+ * keeps its last value, as a header table holds each name once), the Kafka key as {@value HeaderNames#KAFKA_KEY}
  * (a string when it is UTF-8, else a byte array), the kept AMQP properties ({@link AmqpProperties}), and
  * persistent delivery mode.
  */
 public final class AmqpMessageMapping {
-
-    /** Header that carries a Kafka record's key on a RabbitMQ target. */
-    public static final String KAFKA_KEY = "x-kafka-key";
 
     private static final int PERSISTENT = 2;
 
@@ -30,7 +29,7 @@ public final class AmqpMessageMapping {
     public static AMQP.BasicProperties properties(List<MessageHeader> headers, Map<String, String> properties, byte[] kafkaKey) {
         Map<String, Object> table = new LinkedHashMap<>();
         if (kafkaKey != null) {
-            table.put(KAFKA_KEY, HeaderValueMapping.amqpValue(kafkaKey));
+            table.put(HeaderNames.KAFKA_KEY, HeaderValueMapping.amqpValue(kafkaKey));
         }
         for (MessageHeader header : headers) {
             table.remove(header.name());

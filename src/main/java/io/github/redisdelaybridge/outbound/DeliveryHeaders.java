@@ -1,8 +1,8 @@
 package io.github.redisdelaybridge.outbound;
 
-import io.github.redisdelaybridge.inbound.DelayHeaders;
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +15,8 @@ public final class DeliveryHeaders {
     public static List<MessageHeader> of(Envelope envelope, long dueAt) {
         List<MessageHeader> headers = new ArrayList<>(envelope.headers().size() + 2);
         headers.addAll(envelope.headers());
-        headers.add(MessageHeader.text(DelayHeaders.MESSAGE_ID, envelope.messageId()));
-        headers.add(MessageHeader.text(DelayHeaders.DUE_AT, Long.toString(dueAt)));
+        headers.add(MessageHeader.text(HeaderNames.MESSAGE_ID, envelope.messageId()));
+        headers.add(MessageHeader.text(HeaderNames.DUE_AT, Long.toString(dueAt)));
         return headers;
     }
 }

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.outbound;
 
-import io.github.redisdelaybridge.store.AmqpProperties;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.AmqpProperties;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

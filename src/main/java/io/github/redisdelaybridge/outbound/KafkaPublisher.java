@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.outbound;
 
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.outbound;
 
-import io.github.redisdelaybridge.store.Envelope;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.Target;
 import java.util.concurrent.CompletableFuture;
 
 /**

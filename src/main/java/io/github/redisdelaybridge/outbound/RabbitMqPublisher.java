@@ -8,7 +8,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import io.github.redisdelaybridge.inbound.DelayHeaders;
+import io.github.redisdelaybridge.message.HeaderNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,7 +165,7 @@ public final class RabbitMqPublisher implements AutoCloseable {
 
     /** The key a return is matched by: where the message went and its x-message-id. */
     private static String returnKey(String exchange, String routingKey, AMQP.BasicProperties properties) {
-        Object messageId = properties.getHeaders() == null ? null : properties.getHeaders().get(DelayHeaders.MESSAGE_ID);
+        Object messageId = properties.getHeaders() == null ? null : properties.getHeaders().get(HeaderNames.MESSAGE_ID);
         return exchange + "\n" + routingKey + "\n" + messageId;
     }
 

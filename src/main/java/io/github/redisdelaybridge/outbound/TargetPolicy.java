@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.outbound;
 
+import io.github.redisdelaybridge.message.Target;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;

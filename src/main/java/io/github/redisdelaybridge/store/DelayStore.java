@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.store;
 
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store;
 
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 

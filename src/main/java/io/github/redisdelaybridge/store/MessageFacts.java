@@ -1,5 +1,7 @@
 package io.github.redisdelaybridge.store;
 
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+
 /**
  * Everything Redis knows about one message id, read in one step ({@code inspect.lua}). An id can
  * appear in several structures (a dead letter whose id was used again by a new message, say);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.ListPosition;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

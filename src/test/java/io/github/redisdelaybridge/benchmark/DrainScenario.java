@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.benchmark;
 
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import java.util.List;
 import java.util.Map;

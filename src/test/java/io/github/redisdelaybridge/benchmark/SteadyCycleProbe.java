@@ -1,14 +1,14 @@
 package io.github.redisdelaybridge.benchmark;
 
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
-import io.github.redisdelaybridge.outbound.Target;
 import io.github.redisdelaybridge.store.ClaimedBatch;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTime;
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.EnvelopeCodec;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.github.redisdelaybridge.benchmark;
 
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTime;
-import io.github.redisdelaybridge.store.Envelope;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;

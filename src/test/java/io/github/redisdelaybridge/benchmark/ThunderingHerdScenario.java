@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.benchmark;
 
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

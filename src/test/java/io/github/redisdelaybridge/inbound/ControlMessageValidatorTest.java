@@ -2,10 +2,10 @@ package io.github.redisdelaybridge.inbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
-import io.github.redisdelaybridge.store.DueTime;
-import io.github.redisdelaybridge.store.MessageHeader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.github.redisdelaybridge.inbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
-import io.github.redisdelaybridge.store.DueTime;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,15 +3,15 @@ package io.github.redisdelaybridge.inbound;
 import static io.github.redisdelaybridge.testkit.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageHeader;
 import io.github.redisdelaybridge.store.MessageState;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;

@@ -3,7 +3,7 @@ package io.github.redisdelaybridge.outbound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;

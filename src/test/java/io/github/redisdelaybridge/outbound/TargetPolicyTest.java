@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.message.Target;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

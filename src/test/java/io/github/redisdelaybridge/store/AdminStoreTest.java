@@ -4,13 +4,15 @@ import static io.github.redisdelaybridge.testkit.Futures.await;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
-
 import java.nio.charset.StandardCharsets;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-
-
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

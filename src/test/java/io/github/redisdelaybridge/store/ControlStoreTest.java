@@ -4,17 +4,15 @@ import static io.github.redisdelaybridge.testkit.Futures.await;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
-
 import java.nio.charset.StandardCharsets;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

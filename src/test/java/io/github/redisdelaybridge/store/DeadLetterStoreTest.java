@@ -2,9 +2,12 @@ package io.github.redisdelaybridge.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

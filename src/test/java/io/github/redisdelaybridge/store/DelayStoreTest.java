@@ -5,6 +5,10 @@ import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static io.github.redisdelaybridge.testkit.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.LocalRedis;
@@ -26,9 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-
-
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -5,9 +5,14 @@ import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.redisdelaybridge.deadletter.DeadLetter;
-import io.github.redisdelaybridge.deadletter.DeadLetterCodec;
-import io.github.redisdelaybridge.deadletter.DeadLetterReason;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+import io.github.redisdelaybridge.message.codec.PreviousReleaseEnvelopes;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package io.github.redisdelaybridge.inbound.kafka;
 
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

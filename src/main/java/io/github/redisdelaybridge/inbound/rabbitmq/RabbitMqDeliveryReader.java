@@ -2,8 +2,8 @@ package io.github.redisdelaybridge.inbound.rabbitmq;
 
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
-import io.github.redisdelaybridge.store.AmqpProperties;
-import io.github.redisdelaybridge.store.MessageHeader;
+import io.github.redisdelaybridge.message.AmqpProperties;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

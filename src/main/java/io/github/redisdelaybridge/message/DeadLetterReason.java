@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.deadletter;
+package io.github.redisdelaybridge.message;
 
 /**
  * Stable reason codes carried in the {@code x-dead-letter-reason} header. Codes are part of the public

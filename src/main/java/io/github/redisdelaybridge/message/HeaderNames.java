@@ -1,9 +1,12 @@
-package io.github.redisdelaybridge.inbound;
+package io.github.redisdelaybridge.message;
 
 import java.util.Set;
 
-/** Names of the headers that make up the bridge's contract with producers and consumers. */
-public final class DelayHeaders {
+/**
+ * Every header name the bridge reads or writes, in one place: the contract with producers (what they set),
+ * what the bridge adds on delivery and on dead letters, and how a Kafka key travels on RabbitMQ.
+ */
+public final class HeaderNames {
 
     /** Delay in milliseconds, relative to when Redis stores the message. */
     public static final String DELAY = "x-delay";
@@ -26,9 +29,25 @@ public final class DelayHeaders {
     /** Added on a dead letter that failed delivery: attempts made. */
     public static final String DEAD_LETTER_ATTEMPTS = "x-dead-letter-attempts";
 
+    /** Every dead-letter header starts with this. */
+    public static final String DEAD_LETTER_PREFIX = "x-dead-letter-";
+    /** On a message delivered to RabbitMQ from Kafka: the Kafka record key, which AMQP has no field for. */
+    public static final String KAFKA_KEY = "x-kafka-key";
+
     /** Headers that instruct the bridge and are not passed on to the target. */
     public static final Set<String> CONSUMED_BY_BRIDGE = Set.of(DELAY, DELIVER_AT, TARGET);
 
-    private DelayHeaders() {
+    /**
+     * Headers the bridge reads or adds on the way in and out (not the dead-letter ones): a message sent
+     * through the bridge again (a dead-letter replay) gets fresh ones.
+     */
+    public static final Set<String> SET_BY_BRIDGE = Set.of(DELAY, DELIVER_AT, TARGET, MESSAGE_ID, CONTROL, DUE_AT);
+
+    /** True for a header the bridge adds to a dead letter. */
+    public static boolean isDeadLetterHeader(String name) {
+        return name.startsWith(DEAD_LETTER_PREFIX);
+    }
+
+    private HeaderNames() {
     }
 }

@@ -1,5 +1,7 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,8 +1,10 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.message;
 
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;

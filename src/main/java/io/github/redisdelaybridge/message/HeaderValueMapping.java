@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message;
 
 import com.rabbitmq.client.LongString;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message;
 
 /** When a message falls due: relative to Redis's clock at storage time, or an absolute instant. */
 public sealed interface DueTime {

@@ -1,5 +1,6 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
+import io.github.redisdelaybridge.message.Envelope;
 import java.util.Objects;
 
 /**
@@ -31,7 +32,7 @@ import java.util.Objects;
  *
  * <p><b>Version 3, stored form</b>: what the payloads hash holds. The scripts that write a payload
  * ({@code lua/lib/internNames.lua}) replace target and origin stem with small codes from the slot's names
- * hash ({@link Keys#names(int)}); the scripts that return one ({@code lua/lib/expandNames.lua}) put the
+ * hash (the store's per-slot {@code names} hash); the scripts that return one ({@code lua/lib/expandNames.lua}) put the
  * text back, so the bridge never sees this form:
  * <pre>
  *   byte 0   the names hash's tag (a byte drawn when that hash was created: a payload whose tag differs
@@ -77,7 +78,7 @@ public final class EnvelopeCodec {
     static final int FLAG_HEADERS = 0x02;
     static final int FLAG_TYPED_HEADERS = 0x04;
     static final int FLAG_PROPERTIES = 0x08;
-    static final int FLAG_ORIGIN_NUMBER = 0x10;
+    public static final int FLAG_ORIGIN_NUMBER = 0x10;
     static final int FLAG_TOMBSTONE = 0x20;
 
     private EnvelopeCodec() {

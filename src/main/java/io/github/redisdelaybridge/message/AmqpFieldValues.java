@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message;
 
 import com.rabbitmq.client.impl.ValueReader;
 import com.rabbitmq.client.impl.ValueWriter;

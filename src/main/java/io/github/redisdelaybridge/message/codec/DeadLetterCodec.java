@@ -1,7 +1,8 @@
-package io.github.redisdelaybridge.deadletter;
+package io.github.redisdelaybridge.message.codec;
 
-import io.github.redisdelaybridge.store.Envelope;
-import io.github.redisdelaybridge.store.EnvelopeCodec;
+import io.github.redisdelaybridge.message.DeadLetter;
+import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.Envelope;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

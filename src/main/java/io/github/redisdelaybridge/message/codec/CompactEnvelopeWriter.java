@@ -1,12 +1,14 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_HEADERS;
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_KEY;
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_ORIGIN_NUMBER;
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_PROPERTIES;
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_TOMBSTONE;
-import static io.github.redisdelaybridge.store.EnvelopeCodec.FLAG_TYPED_HEADERS;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_HEADERS;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_KEY;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_ORIGIN_NUMBER;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_PROPERTIES;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_TOMBSTONE;
+import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_TYPED_HEADERS;
 
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.Map;
 
 /** Writes the wire form of envelope version 3 (layout in {@link EnvelopeCodec}). */

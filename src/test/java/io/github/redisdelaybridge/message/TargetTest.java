@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,5 @@
-package io.github.redisdelaybridge.deadletter;
+package io.github.redisdelaybridge.message;
 
-import io.github.redisdelaybridge.store.MessageHeader;
 import java.util.List;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store;
+package io.github.redisdelaybridge.message.codec;
 
 /**
  * An origin split in two for storage: the stem that many messages share, and the decimal number that
