@@ -10,8 +10,6 @@ import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,15 +33,13 @@ import org.slf4j.LoggerFactory;
 public final class MessageScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageScheduler.class);
-    private static final long OPERATION_TIMEOUT_MS = 30_000;
 
     private final DelayStore store;
     private final DeadLetters deadLetters;
     private final DispatchWakeup wakeup;
     private final BridgeMetrics metrics;
     private final ControlApplier controlApplier;
-    private final BooleanSupplier stopping;
-    private final int maxAttempts;
+    private final BatchRetry retry;
 
     /** {@code maxAttempts}: how often to try storing a batch before giving up; 0 for as long as the bridge runs. */
     public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping,
@@ -53,118 +49,116 @@ public final class MessageScheduler {
         this.wakeup = wakeup;
         this.metrics = metrics;
         this.controlApplier = new ControlApplier(store, metrics);
-        this.stopping = stopping;
-        this.maxAttempts = maxAttempts;
+        this.retry = new BatchRetry(stopping, maxAttempts);
     }
 
-    /** Camel bean method. */
+    /** Camel bean method: the batch is stored, controlled and dead-lettered when this returns. */
     public IngestReport schedule(ValidatedBatch batch) throws InterruptedException {
-        List<ValidatedMessage.Accepted> accepted = new ArrayList<>();
-        List<ValidatedMessage.Control> controls = new ArrayList<>();
-        List<DeadLetter> rejected = new ArrayList<>();
-        for (ValidatedMessage message : batch.messages()) {
-            if (message instanceof ValidatedMessage.Accepted a) {
-                accepted.add(a);
-            } else if (message instanceof ValidatedMessage.Control c) {
-                controls.add(c);
-            } else {
-                ValidatedMessage.Rejected r = (ValidatedMessage.Rejected) message;
-                rejected.add(deadLetterOf(r.message(), r.rejection().reason(), r.rejection().detail()));
+        BatchParts parts = BatchParts.of(batch);
+        Tally tally = new Tally(parts.rejected());
+        storeAccepted(parts.accepted(), tally);
+        applyControls(parts.controls(), tally);
+        if (tally.earliestDue != Long.MAX_VALUE) {
+            wakeup.wakeIfEarlierThan(tally.earliestDue);
+        }
+        recordRejected(tally.rejected);
+        metrics.scheduled(tally.scheduled);
+        metrics.duplicates(tally.duplicates);
+        return new IngestReport(tally.scheduled, tally.duplicates, tally.cancelled, parts.controls().size(), tally.rejected.size(),
+                batch.acknowledgement());
+    }
+
+    /** A batch sorted by what validation made of each message; rejected ones already as dead letters. */
+    private record BatchParts(List<ValidatedMessage.Accepted> accepted, List<ValidatedMessage.Control> controls, List<DeadLetter> rejected) {
+
+        static BatchParts of(ValidatedBatch batch) {
+            BatchParts parts = new BatchParts(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (ValidatedMessage message : batch.messages()) {
+                if (message instanceof ValidatedMessage.Accepted a) {
+                    parts.accepted.add(a);
+                } else if (message instanceof ValidatedMessage.Control c) {
+                    parts.controls.add(c);
+                } else {
+                    ValidatedMessage.Rejected r = (ValidatedMessage.Rejected) message;
+                    parts.rejected.add(deadLetterOf(r.message(), r.rejection().reason(), r.rejection().detail()));
+                }
             }
+            return parts;
+        }
+    }
+
+    /** What the batch came to so far. */
+    private static final class Tally {
+        final List<DeadLetter> rejected;
+        int scheduled;
+        int duplicates;
+        int cancelled;
+        long earliestDue = Long.MAX_VALUE;
+
+        Tally(List<DeadLetter> rejected) {
+            this.rejected = rejected;
+        }
+    }
+
+    private void storeAccepted(List<ValidatedMessage.Accepted> accepted, Tally tally) throws InterruptedException {
+        if (accepted.isEmpty()) {
+            return;
         }
         List<ScheduleRequest> requests = accepted.stream().map(ValidatedMessage.Accepted::request).toList();
-        List<ScheduleResult> results = requests.isEmpty() ? List.of()
-                : retryUntilDone("store " + requests.size() + " messages in Redis", () -> store.schedule(requests));
-
-        int scheduled = 0;
-        int duplicates = 0;
-        int cancelled = 0;
-        long earliestDue = Long.MAX_VALUE;
+        List<ScheduleResult> results = retry.untilDone("store " + requests.size() + " messages in Redis", () -> store.schedule(requests));
         for (int i = 0; i < results.size(); i++) {
             ScheduleResult result = results.get(i);
+            InboundMessage message = accepted.get(i).message();
             switch (result.outcome()) {
                 case SCHEDULED -> {
-                    scheduled++;
-                    earliestDue = Math.min(earliestDue, result.dueAt());
+                    tally.scheduled++;
+                    tally.earliestDue = Math.min(tally.earliestDue, result.dueAt());
                 }
                 case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> {
-                    duplicates++;
+                    tally.duplicates++;
                     LOG.debug("not storing {} again: {}", requests.get(i).messageId(), result.outcome());
                 }
-                case DELAY_TOO_LONG -> rejected.add(deadLetterOf(accepted.get(i).message(), DeadLetterReason.DELAY_TOO_LONG,
+                case DELAY_TOO_LONG -> tally.rejected.add(deadLetterOf(message, DeadLetterReason.DELAY_TOO_LONG,
                         "x-deliver-at lies beyond the maximum delay, measured on the Redis clock"));
                 case CANCELLED -> {
-                    cancelled++;
+                    tally.cancelled++;
                     metrics.cancelledArrival();
-                    LOG.info("dropping {} from {}: it was cancelled before it arrived", requests.get(i).messageId(),
-                            accepted.get(i).message().origin());
+                    LOG.info("dropping {} from {}: it was cancelled before it arrived", requests.get(i).messageId(), message.origin());
                 }
             }
         }
-        List<ControlApplier.Applied> applied = controls.isEmpty() ? List.of()
-                : retryUntilDone("apply " + controls.size() + " control messages in Redis", () -> controlApplier.apply(controls));
+    }
+
+    private void applyControls(List<ValidatedMessage.Control> controls, Tally tally) throws InterruptedException {
+        if (controls.isEmpty()) {
+            return;
+        }
+        List<ControlApplier.Applied> applied = retry.untilDone("apply " + controls.size() + " control messages in Redis",
+                () -> controlApplier.apply(controls));
         for (ControlApplier.Applied control : applied) {
             Rejection refused = controlApplier.report(control);
             if (refused != null) {
-                rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
+                tally.rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
             } else if (control.change() != null && control.change().dueAt() >= 0) {
-                earliestDue = Math.min(earliestDue, control.change().dueAt());
+                tally.earliestDue = Math.min(tally.earliestDue, control.change().dueAt());
             }
         }
-        if (earliestDue != Long.MAX_VALUE) {
-            wakeup.wakeIfEarlierThan(earliestDue);
+    }
+
+    private void recordRejected(List<DeadLetter> rejected) throws InterruptedException {
+        if (rejected.isEmpty()) {
+            return;
         }
-        if (!rejected.isEmpty()) {
-            for (DeadLetter deadLetter : rejected) {
-                LOG.warn("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
-                        deadLetter.reason().code(), deadLetter.detail());
-            }
-            retryUntilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
-            rejected.forEach(deadLetter -> metrics.deadLettered(deadLetter.reason()));
+        for (DeadLetter deadLetter : rejected) {
+            LOG.warn("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
+                    deadLetter.reason().code(), deadLetter.detail());
         }
-        metrics.scheduled(scheduled);
-        metrics.duplicates(duplicates);
-        return new IngestReport(scheduled, duplicates, cancelled, controls.size(), rejected.size(), batch.acknowledgement());
+        retry.untilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
+        rejected.forEach(deadLetter -> metrics.deadLettered(deadLetter.reason()));
     }
 
     private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {
         return new DeadLetter(message.idForRecords(), reason, detail, message.origin(), "", 0,
                 message.key(), message.headers(), message.properties(), message.body());
-    }
-
-    private <T> T retryUntilDone(String what, java.util.function.Supplier<CompletableFuture<T>> operation) throws InterruptedException {
-        long backoffMs = 100;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                T result = operation.get().get(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-                if (attempt > 1) {
-                    LOG.info("{} succeeded after {} attempts", what, attempt);
-                }
-                return result;
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                if (stopping.getAsBoolean()) {
-                    throw new IllegalStateException("bridge stopping; batch left unacknowledged upstream: could not " + what, e);
-                }
-                if (maxAttempts > 0 && attempt >= maxAttempts) {
-                    throw new IllegalStateException("gave up after " + attempt + " attempts, batch not acknowledged upstream: could not "
-                            + what + ": " + rootMessage(e), e);
-                }
-                if (maxAttempts == 0 && (attempt == 1 || attempt % 20 == 0)) {
-                    LOG.warn("could not {} (attempt {}), holding the batch and retrying: {}", what, attempt, rootMessage(e));
-                }
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(2_000, backoffMs * 2);
-            }
-        }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 }

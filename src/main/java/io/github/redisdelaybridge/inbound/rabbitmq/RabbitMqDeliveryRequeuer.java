@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound.rabbitmq;
 
+import io.github.redisdelaybridge.message.Failures;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,21 +26,13 @@ public final class RabbitMqDeliveryRequeuer {
         if (now - lastLoggedAt >= LOG_EVERY_MS) {
             lastLoggedAt = now;
             LOG.warn("RabbitMQ delivery not stored, requeued for redelivery (further requeues logged at most every {} s): {}",
-                    LOG_EVERY_MS / 1000, cause == null ? "unknown failure" : rootMessage(cause));
+                    LOG_EVERY_MS / 1000, cause == null ? "unknown failure" : Failures.rootMessage(cause));
         }
         try {
             RabbitMqDelivery.of(exchange).nackAndRequeue();
         } catch (Exception nackFailed) {
             LOG.warn("could not nack a delivery ({}); its channel is closed, so RabbitMQ has requeued it by itself",
-                    rootMessage(nackFailed));
+                    Failures.rootMessage(nackFailed));
         }
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 }
