@@ -11,6 +11,7 @@
   KEYS[2] payloads       HASH  field = message member, value = envelope bytes
   KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
   KEYS[4] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
+  KEYS[5] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
 
   ARGV[1] dedupe window in ms (0 keeps no delivered record)
   ARGV[2..] pairs: message member (as claim.lua returned it, used as given), lease token (the lease
@@ -42,6 +43,7 @@ if #members > 0 then
     redis.call('ZREM', KEYS[1], unpack(settled))
     redis.call('HDEL', KEYS[2], unpack(settled))
     redis.call('HDEL', KEYS[3], unpack(settled))
+    redis.call('HDEL', KEYS[5], unpack(settled))
     if window > 0 then redis.call('ZADD', KEYS[4], unpack(records)) end
   end
 end

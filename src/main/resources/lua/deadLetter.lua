@@ -11,6 +11,7 @@
   KEYS[3] attempts           HASH  field = message member, value = failed delivery attempts so far
   KEYS[4] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+  KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -29,6 +30,7 @@ if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then retur
 redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)
+redis.call('HDEL', KEYS[6], member)
 redis.call('HSET', KEYS[4], id, ARGV[3])
 redis.call('ZADD', KEYS[5], now, id)
 trimDeadLetters(KEYS[4], KEYS[5], tonumber(ARGV[4]), tonumber(ARGV[5]), now)

@@ -1,6 +1,7 @@
 --[[
   reschedule: give a claimed message back to the due set, to be tried again later
-  (a failed publish with backoff) or at once (released at shutdown, unpublished).
+  (a failed publish with backoff, already counted by recordFailure.lua; a dead letter the channel
+  refused) or at once (released at shutdown, unpublished).
 
   Why it is safe: only the holder of the lease can give the message back, so a stale instance
   cannot reschedule a message another instance has re-claimed.

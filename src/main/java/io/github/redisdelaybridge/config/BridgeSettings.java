@@ -71,7 +71,9 @@ public record BridgeSettings(
                         r.longValue("bridge.retry.base-ms"),
                         r.doubleValue("bridge.retry.factor"),
                         r.longValue("bridge.retry.max-ms"),
-                        r.intValue("bridge.retry.max-attempts")),
+                        r.longValue("bridge.retry.max-age-ms"),
+                        // a bound by count, kept for deployments that set it; retries are bounded by max-age-ms
+                        r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"));
     }

@@ -218,7 +218,8 @@ public final class RabbitMqPublisher implements AutoCloseable {
         public void handleAck(long sequence, boolean multiple) {
             for (Pending publish : settle(sequence, multiple)) {
                 if (publish.returned != null) {
-                    publish.outcome.completeExceptionally(new RabbitMqPublishException(publish.returned));
+                    // unroutable: retrying cannot help until someone binds a queue, so it is dead-lettered at once
+                    publish.outcome.completeExceptionally(new PermanentPublishFailure(publish.returned));
                 } else {
                     publish.outcome.complete(null);
                 }

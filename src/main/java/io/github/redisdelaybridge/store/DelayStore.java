@@ -41,6 +41,7 @@ public final class DelayStore {
     private final LuaScript claim = LuaScript.load("claim");
     private final LuaScript acknowledge = LuaScript.load("acknowledge");
     private final LuaScript reschedule = LuaScript.load("reschedule");
+    private final LuaScript recordFailure = LuaScript.load("recordFailure");
     private final LuaScript reapExpiredLeases = LuaScript.load("reapExpiredLeases");
     private final LuaScript deadLetter = LuaScript.load("deadLetter");
     private final LuaScript storeDeadLetters = LuaScript.load("storeDeadLetters");
@@ -177,7 +178,7 @@ public final class DelayStore {
 
     private CompletableFuture<Long> acknowledgeChunk(int slot, List<ClaimedMessage> delivered) {
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
-                bytes(keys.delivered(slot))};
+                bytes(keys.delivered(slot)), bytes(keys.failingSince(slot))};
         byte[][] args = new byte[1 + 2 * delivered.size()][];
         args[0] = number(limits.dedupeWindowMs());
         int a = 1;
@@ -199,6 +200,19 @@ public final class DelayStore {
                 message.member(), number(message.leaseDeadline()), number(delayMs), bytes(countAsFailedAttempt ? "1" : "0"));
     }
 
+    /**
+     * Counts a failed publish of a claimed message and returns how long it has been failing (its first failure is remembered
+     * until the message is delivered, dead-lettered or cancelled); the message stays in flight. {@link RecordedFailure#leaseLost()}
+     * when this instance no longer held its lease (nothing changed).
+     */
+    public CompletableFuture<RecordedFailure> recordFailure(ClaimedMessage message) {
+        int slot = message.slot();
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.attempts(slot)), bytes(keys.failingSince(slot))};
+        return recordFailure.<List<Long>>run(redis, ScriptOutputType.MULTI, slotKeys, message.member(), number(message.leaseDeadline()))
+                .thenApply(reply -> reply.get(0) < 0 ? RecordedFailure.LEASE_LOST
+                        : new RecordedFailure(reply.get(0).intValue(), reply.get(1), reply.get(2)));
+    }
+
     /** Returns up to {@code limit} messages of one slot whose lease expired to the due set. */
     public CompletableFuture<Long> reapExpiredLeases(int slot, int limit) {
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.attempts(slot))};
@@ -212,7 +226,7 @@ public final class DelayStore {
     public CompletableFuture<Long> deadLetter(ClaimedMessage message, byte[] record) {
         int slot = message.slot();
         byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)), bytes(keys.attempts(slot)),
-                bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot))};
+                bytes(keys.deadLetters(slot)), bytes(keys.deadLetterIndex(slot)), bytes(keys.failingSince(slot))};
         return deadLetter.run(redis, ScriptOutputType.INTEGER, slotKeys, message.member(), number(message.leaseDeadline()),
                 record, number(deadLettersPerSlot()), number(limits.deadLetterMaxAgeMs()), bytes(message.messageId()));
     }
@@ -244,7 +258,8 @@ public final class DelayStore {
     public CompletableFuture<CancelOutcome> cancel(String messageId, boolean recordIfUnknown) {
         int slot = keys.slotOf(messageId);
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.payloads(slot)), bytes(keys.inFlight(slot)), bytes(keys.attempts(slot)),
-                bytes(keys.cancelled(slot)), bytes(keys.delivered(slot)), bytes(keys.deadLetters(slot)), bytes(keys.names(slot))};
+                bytes(keys.cancelled(slot)), bytes(keys.delivered(slot)), bytes(keys.deadLetters(slot)), bytes(keys.names(slot)),
+                bytes(keys.failingSince(slot))};
         return cancel.<Long>run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(messageId), number(limits.cancelWindowMs()),
                 number(limits.dedupeWindowMs()), bytes(recordIfUnknown ? "1" : "0")).thenApply(CancelOutcome::fromScriptCode);
     }

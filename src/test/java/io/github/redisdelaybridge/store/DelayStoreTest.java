@@ -428,6 +428,65 @@ class DelayStoreTest {
         assertThat(dueScore(0, "m-1")).isNull();
     }
 
+    // --- recordFailure ---------------------------------------------------------------------------------------
+
+    @Test
+    void recordFailureCountsTheAttemptAndKeepsTheTimeOfTheFirstFailure() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        long before = redisNowMs();
+        ClaimedMessage first = claimOne();
+
+        RecordedFailure once = await(store.recordFailure(first));
+
+        assertThat(once.attempts()).isEqualTo(1);
+        assertThat(once.failingSince()).isBetween(before, redisNowMs()).isEqualTo(once.redisNow());
+        assertThat(once.failingForMs()).isZero();
+        assertThat(inFlightScore(0, "m-1")).as("still leased: the caller reschedules or dead-letters it").isEqualTo(first.leaseDeadline());
+
+        await(store.reschedule(first, 0, false));
+        Thread.sleep(30);
+        RecordedFailure twice = await(store.recordFailure(claimOne()));
+
+        assertThat(twice.attempts()).isEqualTo(2);
+        assertThat(twice.failingSince()).as("the first failure's time stays").isEqualTo(once.failingSince());
+        assertThat(twice.failingForMs()).isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
+    void recordFailureWithAStaleTokenChangesNothing() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        ClaimedMessage claimed = claimOne();
+
+        assertThat(await(store.recordFailure(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))).leaseLost()).isTrue();
+
+        assertThat(hget(store.keys().attempts(0), "m-1")).isNull();
+        assertThat(hget(store.keys().failingSince(0), "m-1")).isNull();
+    }
+
+    @Test
+    void theFirstFailuresTimeIsForgottenWithTheMessage() throws Exception {
+        schedule("acked", new DueTime.At(1_000));
+        ClaimedMessage acked = claimOne();
+        await(store.recordFailure(acked));
+        await(store.acknowledge(0, List.of(acked)));
+
+        schedule("cancelled", new DueTime.At(1_000));
+        ClaimedMessage cancelled = claimOne();
+        await(store.recordFailure(cancelled));
+        await(store.reschedule(cancelled, 60_000, false));
+        await(store.cancel("cancelled", false));
+
+        schedule("dead", new DueTime.At(1_000));
+        ClaimedMessage dead = claimOne();
+        await(store.recordFailure(dead));
+        assertThat(await(store.deadLetter(dead, bytes("record")))).isEqualTo(1);
+
+        for (String id : List.of("acked", "cancelled", "dead")) {
+            assertThat(hget(store.keys().failingSince(0), id)).as(id).isNull();
+            assertThat(hget(store.keys().attempts(0), id)).as(id).isNull();
+        }
+    }
+
     // --- reapExpiredLeases -----------------------------------------------------------------------------------
 
     @Test
