@@ -15,9 +15,18 @@
   KEYS[3] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
   KEYS[4] attempts       HASH  field = message member, value = failed delivery attempts so far
   KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[6] claim record   STRING  the claimer's record of its latest round in this slot (releaseClaim.lua)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
+  ARGV[3] claim tag: the claimer's round, recorded in KEYS[6] with this call's lease deadline (expires with the
+          lease), so that a claimer that never got the answer can give exactly these messages back
+          (releaseClaim.lua); empty: nothing recorded
+
+  The lease deadline of a call that claims anything differs from every deadline already in the in-flight set
+  (raised by 1 ms until it does), so a deadline names the messages of one call. Every read and check that can
+  fail comes before the first write: Redis does not undo a script's writes when it fails halfway, so an error
+  reply means nothing was claimed (nothing half-moved: out of the due set but in no lease).
 
   Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }
     now      Redis's current time (epoch ms)
@@ -46,9 +55,11 @@ if #due > 0 then
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
   local members, n = {}, 0
   for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
-  redis.call('ZREM', KEYS[1], unpack(members))
   local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
   local attempts = redis.call('HMGET', KEYS[4], unpack(members))
+  while redis.call('ZCOUNT', KEYS[2], leaseUntil, leaseUntil) > 0 do leaseUntil = leaseUntil + 1 end
+  result[3] = leaseUntil
+  local record = ARGV[3] ~= '' and redis.call('GET', KEYS[6])
   local leases = {}
   for i = 1, n do
     -- a due member without a payload is a leftover of a crash between two writes: dropping it loses nothing
@@ -62,7 +73,15 @@ if #due > 0 then
       result[#result + 1] = names.expand(envelopes[i])
     end
   end
-  if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
+  if #leases > 0 then
+    redis.call('ZADD', KEYS[2], unpack(leases))
+    if ARGV[3] ~= '' then
+      -- "<tag> <deadline> ...": the deadlines of this round's calls, for releaseClaim.lua
+      local sameRound = record and string.sub(record, 1, #ARGV[3] + 1) == ARGV[3] .. ' '
+      redis.call('SET', KEYS[6], (sameRound and record or ARGV[3]) .. ' ' .. leaseUntil, 'PX', tonumber(ARGV[2]))
+    end
+  end
+  redis.call('ZREM', KEYS[1], unpack(members))
 end
 local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if nextDue[2] then result[2] = tonumber(nextDue[2]) end

@@ -39,6 +39,7 @@ public final class DelayStore {
     private final StoreLimits limits;
     private final LuaScript schedule = LuaScript.load("schedule");
     private final LuaScript claim = LuaScript.load("claim");
+    private final LuaScript releaseClaim = LuaScript.load("releaseClaim");
     private final LuaScript acknowledge = LuaScript.load("acknowledge");
     private final LuaScript reschedule = LuaScript.load("reschedule");
     private final LuaScript recordFailure = LuaScript.load("recordFailure");
@@ -112,15 +113,23 @@ public final class DelayStore {
      * claim of the same message must get a later lease deadline, see claim.lua).
      */
     public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs) {
+        return claim(slot, limit, leaseMs, null);
+    }
+
+    /**
+     * As {@link #claim(int, int, long)}, and records what this round claimed in the slot under {@code tag} (null: nothing
+     * recorded), so that {@link #releaseClaim} can give it back if the answer never arrives.
+     */
+    public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, ClaimTag tag) {
         if (leaseMs < 1) {
             throw new IllegalArgumentException("a lease lasts at least 1 ms, got " + leaseMs);
         }
         if (limit <= MESSAGES_PER_CALL) {
-            return claimChunk(slot, limit, leaseMs);
+            return claimChunk(slot, limit, leaseMs, tag);
         }
         List<CompletableFuture<ClaimedBatch>> chunks = new ArrayList<>();
         for (int remaining = limit; remaining > 0; remaining -= MESSAGES_PER_CALL) {
-            chunks.add(claimChunk(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs));
+            chunks.add(claimChunk(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, tag));
         }
         return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<ClaimedMessage> messages = new ArrayList<>();
@@ -131,10 +140,11 @@ public final class DelayStore {
         });
     }
 
-    private CompletableFuture<ClaimedBatch> claimChunk(int slot, int limit, long leaseMs) {
+    private CompletableFuture<ClaimedBatch> claimChunk(int slot, int limit, long leaseMs, ClaimTag tag) {
         byte[][] slotKeys = {bytes(keys.due(slot)), bytes(keys.inFlight(slot)), bytes(keys.payloads(slot)),
-                bytes(keys.attempts(slot)), bytes(keys.names(slot))};
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs))
+                bytes(keys.attempts(slot)), bytes(keys.names(slot)), bytes(keys.claimRecord(slot, tag == null ? "-" : tag.claimerId()))};
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, slotKeys, number(limit), number(leaseMs),
+                bytes(tag == null ? "" : Long.toString(tag.round())))
                 .thenApply(reply -> {
                     long leaseDeadline = (Long) reply.get(2);
                     List<ClaimedMessage> messages = new ArrayList<>((reply.size() - 3) / 5);
@@ -161,6 +171,15 @@ public final class DelayStore {
             id = plain + "~" + n;
         }
         return id;
+    }
+
+    /**
+     * Gives back, due now and without counting an attempt, what the round {@code tag} claimed in a slot and still holds there;
+     * for a round whose claim answer never arrived (it may or may not have run). Returns how many messages it gave back.
+     */
+    public CompletableFuture<Long> releaseClaim(int slot, ClaimTag tag) {
+        byte[][] slotKeys = {bytes(keys.inFlight(slot)), bytes(keys.due(slot)), bytes(keys.claimRecord(slot, tag.claimerId()))};
+        return releaseClaim.run(redis, ScriptOutputType.INTEGER, slotKeys, bytes(Long.toString(tag.round())));
     }
 
     /** Deletes delivered messages of one slot; returns how many still held the caller's lease. */

@@ -89,6 +89,15 @@ public final class Keys {
         return key(slot, "failing-since");
     }
 
+    /**
+     * STRING: one claimer's record of its latest claim round in this slot, {@code "<round tag> <lease deadline> ..."}, expiring
+     * with the lease: what it may give back with {@code releaseClaim.lua} when it never got the claim's answer. {@code claimerId}
+     * is random per dispatcher (no braces).
+     */
+    public String claimRecord(int slot, String claimerId) {
+        return key(slot, "claim:" + claimerId);
+    }
+
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
     public String delivered(int slot) {
         return key(slot, "delivered");
