@@ -4,7 +4,7 @@ import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.KafkaHeaderMapping;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,10 +15,10 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KafkaDeadLetterChannel implements DeadLetterChannel {
 
-    private final KafkaPublisher kafka;
+    private final KafkaProducerClient kafka;
     private final String topic;
 
-    public KafkaDeadLetterChannel(KafkaPublisher kafka, String topic) {
+    public KafkaDeadLetterChannel(KafkaProducerClient kafka, String topic) {
         this.kafka = kafka;
         this.topic = topic;
     }

@@ -4,7 +4,7 @@ import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.AmqpMessageMapping;
-import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,11 +16,11 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RabbitMqDeadLetterChannel implements DeadLetterChannel {
 
-    private final RabbitMqPublisher rabbitMq;
+    private final RabbitMqConfirmingClient rabbitMq;
     private final String exchange;
     private final String routingKey;
 
-    public RabbitMqDeadLetterChannel(RabbitMqPublisher rabbitMq, String exchange, String routingKey) {
+    public RabbitMqDeadLetterChannel(RabbitMqConfirmingClient rabbitMq, String exchange, String routingKey) {
         this.rabbitMq = rabbitMq;
         this.exchange = exchange;
         this.routingKey = routingKey;
