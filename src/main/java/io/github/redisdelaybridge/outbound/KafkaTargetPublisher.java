@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.outbound;
 
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -10,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KafkaTargetPublisher implements Publisher {
 
-    private final KafkaPublisher kafka;
+    private final KafkaProducerClient kafka;
 
-    public KafkaTargetPublisher(KafkaPublisher kafka) {
+    public KafkaTargetPublisher(KafkaProducerClient kafka) {
         this.kafka = kafka;
     }
 

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.outbound;
 
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -11,9 +12,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RabbitMqTargetPublisher implements Publisher {
 
-    private final RabbitMqPublisher rabbitMq;
+    private final RabbitMqConfirmingClient rabbitMq;
 
-    public RabbitMqTargetPublisher(RabbitMqPublisher rabbitMq) {
+    public RabbitMqTargetPublisher(RabbitMqConfirmingClient rabbitMq) {
         this.rabbitMq = rabbitMq;
     }
 

@@ -4,14 +4,14 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
 import java.util.concurrent.CompletableFuture;
 
-/** Picks the publisher for a target's broker. */
-public final class Publishers implements Publisher {
+/** The publisher the dispatcher calls: hands each message to the target publisher of its target's broker. */
+public final class BrokerRoutingPublisher implements Publisher {
 
     private final Publisher kafka;
     private final Publisher rabbitMq;
 
     /** Either may be null when that broker is not configured; a message for it then fails to publish. */
-    public Publishers(Publisher kafka, Publisher rabbitMq) {
+    public BrokerRoutingPublisher(Publisher kafka, Publisher rabbitMq) {
         this.kafka = kafka;
         this.rabbitMq = rabbitMq;
     }
