@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  * Publishes due messages to {@code kafka:<topic>} targets: same key, same value bytes, headers kept
  * ({@link KafkaHeaderMapping}: RabbitMQ-origin headers as text, AMQP properties as {@code amqp-*} headers).
  */
-public final class KafkaTargetPublisher implements Publisher {
+public final class KafkaTargetPublisher implements TargetPublisher {
 
     private final KafkaProducerClient kafka;
 

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
  * producer's headers and properties ({@link AmqpMessageMapping}) plus {@code x-message-id} and
  * {@code x-delay-due-at}, persistent, mandatory, confirmed.
  */
-public final class RabbitMqTargetPublisher implements Publisher {
+public final class RabbitMqTargetPublisher implements TargetPublisher {
 
     private final RabbitMqConfirmingClient rabbitMq;
 

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  * has acknowledged it. Implementations turn the envelope into the broker's message and send it through a
  * broker client ({@code outbound/client}).
  */
-public interface Publisher {
+public interface TargetPublisher {
 
     CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt);
 }
