@@ -108,7 +108,7 @@ final class DeadLetterReplay {
     private static Optional<String> lastText(List<MessageHeader> headers, String name) {
         for (int i = headers.size() - 1; i >= 0; i--) {
             if (headers.get(i).name().equals(name)) {
-                byte[] value = headers.get(i).value();
+                byte[] value = headers.get(i).plainBytes();
                 return Optional.ofNullable(value == null ? null : StrictUtf8.decode(value)).map(String::strip);
             }
         }

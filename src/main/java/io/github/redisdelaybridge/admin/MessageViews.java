@@ -93,9 +93,11 @@ final class MessageViews {
         }
         List<MessageView.HeaderView> headerViews = new ArrayList<>(headers.size());
         for (MessageHeader header : headers) {
-            String text = header.value() == null ? null : StrictUtf8.decode(header.value());
-            headerViews.add(new MessageView.HeaderView(header.name(), text,
-                    header.value() != null && text == null ? base64(header.value()) : null));
+            // A RabbitMQ header's value is kept as an AMQP field value (type octet first): show it as its text,
+            // the way a Kafka target receives it, not as the encoding.
+            byte[] value = header.plainBytes();
+            String text = value == null ? null : StrictUtf8.decode(value);
+            headerViews.add(new MessageView.HeaderView(header.name(), text, value != null && text == null ? base64(value) : null));
         }
         view.headers = headerViews;
         view.properties = properties.isEmpty() ? null : properties;
