@@ -140,7 +140,7 @@ public final class SettingsCheck {
      * {@code <SERVICE>_PORT_8080_TCP}, ...), which Camel Main skips too: a Service named {@code bridge} must not
      * stop the start.
      */
-    static boolean isServiceLinkShaped(String name) {
+    public static boolean isServiceLinkShaped(String name) {
         return name.endsWith("_SERVICE_HOST") || name.endsWith("_SERVICE_PORT") || name.contains("_SERVICE_PORT_")
                 || name.endsWith("_PORT") || name.contains("_PORT_");
     }
