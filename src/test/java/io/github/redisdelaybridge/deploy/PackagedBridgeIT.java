@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PackagedBridgeIT {
 
-    private static final Path DISTRIBUTION = Path.of(System.getProperty("bridge.distribution", "target/redis-delay-bridge")).toAbsolutePath();
+    private static final Path DISTRIBUTION = Path.of(System.getProperty("it.distribution", "target/redis-delay-bridge")).toAbsolutePath();
     private static final Path LOGS = Path.of("target", "failsafe-logs");
     private static final String NAME = "packaged-it";
     private static final String PREFIX = "it-" + NAME + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -68,7 +68,7 @@ class PackagedBridgeIT {
         Run help = run("help", List.of(script("redis-delay-bridge"), "--help"), Map.of(), Duration.ofSeconds(60));
 
         assertThat(version.exitCode()).isZero();
-        assertThat(version.output()).startsWith("redis-delay-bridge " + System.getProperty("bridge.version", "") + " (Apache Camel ");
+        assertThat(version.output()).startsWith("redis-delay-bridge " + System.getProperty("it.version", "") + " (Apache Camel ");
         assertThat(help.exitCode()).isZero();
         assertThat(help.output()).startsWith("Usage: redis-delay-bridge [--home DIR]").contains("BRIDGE_HOME");
     }
@@ -81,7 +81,7 @@ class PackagedBridgeIT {
                     .orElseThrow(() -> new AssertionError("no redis-delay-bridge-*-bin.tar.gz next to " + DISTRIBUTION));
         }
         Run listing = run("archive", List.of("tar", "-tzvf", archive.toString()), Map.of(), Duration.ofSeconds(60));
-        String version = System.getProperty("bridge.version", "");
+        String version = System.getProperty("it.version", "");
         String base = "redis-delay-bridge-" + version + "/";
         assertThat(listing.output()).containsPattern("-rwxr-xr-x .* " + base + "bin/redis-delay-bridge\n")
                 .containsPattern("-rwxr-xr-x .* " + base + "bin/publish\n")
