@@ -37,7 +37,7 @@ class InvalidConfigurationExitTest {
 
     private static String exits(String name, Map<String, String> environment) throws Exception {
         try (ChildProcess bridge = ChildProcess.java(name, BridgeMain.class.getName(), List.of(), environment).start()) {
-            Integer exitCode = bridge.awaitExit(Duration.ofSeconds(60));
+            Integer exitCode = bridge.awaitExit(Duration.ofSeconds(120));
             String log = bridge.logText();
             assertThat(exitCode).as("exit code; output:%n%s", log).isEqualTo(2);
             assertThat(log).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(BridgeMain.READY);

@@ -28,7 +28,7 @@ class EmbeddedBridgeLauncherStopTest {
                 List.of("-Dcamel.server.port=" + httpPort, "-Dcamel.management.port=" + httpPort),
                 // RabbitMQ off: the launcher would consume the shared delay.* queues of this machine's broker
                 Map.of("BRIDGE_RABBITMQ_ENABLED", "false", "BRIDGE_REDIS_KEY_PREFIX", PREFIX)).start()) {
-            launcher.awaitLog("Ctrl-C stops everything", Duration.ofSeconds(120));
+            launcher.awaitLog("Ctrl-C stops everything", Duration.ofSeconds(240));
 
             launcher.interrupt();
             Integer exitCode = launcher.awaitExit(Duration.ofSeconds(60));
