@@ -8,8 +8,8 @@
   may already be on the broker, so withdrawing it could not be exact). Every outcome but a
   withdrawal or a new record changes nothing, so repeating a cancel is harmless. The cancelled
   set stays bounded: each call trims at most 1000 records older than the cancel window. The id is
-  looked up as its member (lib/memberIds), then as the id itself, where the previous release stored
-  every id; a cancel is recorded as the member schedule.lua will look for.
+  looked up as its member (lib/memberIds), then as the id itself; a cancel is recorded as the member
+  schedule.lua will look for.
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message member, value = envelope bytes

@@ -5,8 +5,7 @@
   Why it is safe: only a message still in the due set is changed, in one step, so it cannot be
   claimed half-way; a claimed message is reported and left alone. The new due time is computed
   from Redis's clock, like schedule.lua's, and the maximum delay applies as it does there. The id is
-  looked up as its member (lib/memberIds, without writing), then as the id itself, where the previous
-  release stored every id.
+  looked up as its member (lib/memberIds, without writing), then as the id itself.
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)

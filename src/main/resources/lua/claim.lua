@@ -36,8 +36,7 @@
     id       the message id (lib/memberIds); nil when the member is packed and its stem code cannot be
              resolved (the names hash was lost): the bridge dead-letters the message
     member   the member as stored: the bridge settles the message with it (acknowledge, reschedule,
-             deadLetter), so a member is never converted twice, and those of a previous release (ids
-             verbatim) work as they are
+             deadLetter), so a member is never converted twice, packed or verbatim
     envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
              be resolved is returned as stored, and the bridge dead-letters it
 ]]

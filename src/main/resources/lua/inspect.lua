@@ -4,8 +4,8 @@
 
   Why it is safe: read-only, and a single snapshot, so the answer never mixes two states of a
   message that moved between them (claimed, delivered, cancelled) while it was being read. The id
-  is looked up as its member (lib/memberIds, without writing), then as the id itself, where the
-  previous release stored every id: the message is the one of the two with a payload.
+  is looked up as its member (lib/memberIds, without writing), then as the id itself: the message
+  is the one of the two with a payload.
 
   KEYS[1] due set            ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set      ZSET  member = message member, score = lease deadline (epoch ms)

@@ -4,8 +4,8 @@
 
   Why it is safe: the record is replayed only if it is still the one the caller read (same SHA1),
   so a record replaced in the meantime is not lost; and only if no message with the same id is
-  pending or in flight (as its member, lib/memberIds, or as the id itself, where the previous
-  release stored every id), so nothing is overwritten or stored twice. Replay is an explicit operator
+  pending or in flight (as its member, lib/memberIds, or as the id itself), so nothing is
+  overwritten or stored twice. Replay is an explicit operator
   decision, so it clears the id's delivered record (dedupe window) and cancel record, which would
   otherwise make the next schedule of this id a duplicate or a cancelled arrival. The due time comes
   from Redis's clock and the maximum delay applies, as in schedule.lua.

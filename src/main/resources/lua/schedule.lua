@@ -6,11 +6,9 @@
   delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
   redelivery of the same message is harmless); a message whose id was cancelled within the
   cancel window is not stored at all, so a cancel wins even when it arrived first. Each id is
-  stored and looked up as its member (lib/memberIds). Only the cancel record is also looked up under
-  the id verbatim, where the previous release put it, so that an early cancel still wins across the
-  upgrade (one lookup in a set that is usually empty); a pending or delivered record of the previous
-  release is not seen here, so a re-polled record may be stored a second time across the upgrade
-  (at-least-once, never lost), which does not pay three lookups per message forever.
+  stored and looked up as its member (lib/memberIds). Pending and delivered records are looked up
+  under the member only; a cancel record is also looked up under the id verbatim when that differs
+  (one more lookup, in a set that is usually empty). Older formats: docs/storage-formats.md.
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)

@@ -5,10 +5,10 @@
   Why it is safe: read-only; every count is O(log n) (ZCARD, HLEN, ZCOUNT), so it is cheap even
   with millions of messages waiting.
 
-  KEYS[1] due set        ZSET  member = message id, score = due time (epoch ms)
-  KEYS[2] in-flight set  ZSET  member = message id, score = lease deadline (epoch ms)
-  KEYS[3] delivered set  ZSET  member = message id, score = delivery time (epoch ms)
-  KEYS[4] cancelled set  ZSET  member = message id, score = cancel time (epoch ms)
+  KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
+  KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
+  KEYS[3] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
+  KEYS[4] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[5] dead letters   HASH  field = message id, value = dead-letter record bytes
 
   ARGV[1] dedupe window in ms (only deliveries within it are counted)

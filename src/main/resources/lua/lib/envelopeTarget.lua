@@ -1,7 +1,7 @@
 --[[
   envelopeTarget (a fragment): the target of an envelope as the bridge writes it (EnvelopeCodec), without
   reading the rest: version 3 wire form (0xDB, 3, flags, varint length + target, ...) or versions 1 and 2
-  (0xDB, version, int32 length + message id, int32 length + target, ...).
+  (0xDB, version, int32 length + message id, int32 length + target, ...; docs/storage-formats.md).
     envelopeTarget(s, at)  the target of the envelope that starts at position at of s; nil when there is
                            no envelope of those forms there, or it is damaged
 ]]

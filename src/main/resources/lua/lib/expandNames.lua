@@ -4,7 +4,7 @@
 
   The wire form and the stored form are laid out byte by byte in lib/internNames, which makes the stored
   form, and the names hash in lib/nameCodes; this fragment undoes exactly what lib/internNames does. A
-  payload of another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+  payload of another form (versions 1 and 2, docs/storage-formats.md) passes through unchanged.
 
     local names = namesExpander(codes)   one per script call, codes = nameCodes(namesKey) (lib/nameCodes,
                                          shared with lib/memberIds): each name is looked up once

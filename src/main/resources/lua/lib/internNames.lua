@@ -23,7 +23,7 @@
 
   The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only)
   is read and written through lib/nameCodes, whose table the script shares with lib/memberIds. A payload of
-  another form (versions 1 and 2, written by earlier bridges) passes through unchanged.
+  another form (versions 1 and 2, docs/storage-formats.md) passes through unchanged.
 
     local intern = namesInterner(codes)   one per script call, codes = nameCodes(namesKey)
     intern(envelope)                      the stored form; a name without a code gets the next one.

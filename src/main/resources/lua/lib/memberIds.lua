@@ -1,7 +1,7 @@
 --[[
   memberIds (a fragment, included by the scripts that take or return message ids): converts between a
   message id, what users and the bridge see, and its member, what the slot's keys hold (members of the due,
-  in-flight, delivered and cancelled sets; fields of the payloads, leases and attempts hashes). The
+  in-flight, delivered and cancelled sets; fields of the payloads and attempts hashes). The
   bridge's default Kafka ids, <topic>-<partition>-<offset> (delay.inbound-0-1234567: 23 bytes, in a 32-byte
   allocation each of the two times Redis keeps it), become a packed member of 7 bytes (a 16-byte
   allocation: up to 14 bytes fit), the topic interned in the slot's names hash like targets and origin
@@ -20,8 +20,7 @@
   An id is packed when it is <stem>-<partition>-<offset> with a stem of at least one byte and two decimal
   numbers without a leading zero (0 itself is one), the partition of at most 10 digits and the offset of at
   most 15 (so that Lua's doubles keep them exact), and its stem has a code or gets one. Any other id is its
-  own member, verbatim; the members of a previous release, which stored every id verbatim, read back as
-  their ids too (only a packed member starts with 0xFF).
+  own member, verbatim, and reads back as itself (only a packed member starts with 0xFF).
 
   Stems get codes here up to 1,000 per slot (the names hash's stems field counts them; codes are never
   freed). Topics are few; an id scheme whose stems differ from message to message (order-<n>-1-2) would
@@ -33,9 +32,9 @@
     ids.toMember(id)       the member to store the id under, for scripts that write: a stem without a code
                            gets one (within the bound); the names hash gets its tag if it has none
     ids.lookupMembers(id)  every member the id may be held under, without writing anything: the member
-                           toMember would return, then the id itself when that differs (where the previous
-                           release put it); just the id when the stem has no code (no packed member with it
-                           can exist). Scripts that look an id up look under each, in this order
+                           toMember would return, then the id itself when that differs (older formats:
+                           docs/storage-formats.md); just the id when the stem has no code (no packed member
+                           with it can exist). Scripts that look an id up look under each, in this order
     ids.latestScore(key, members)  the latest score any of members has in the sorted set key, or false
     ids.toId(member)       the id; nil when the member is packed but cannot be read: a tag other than the
                            names hash's or a code it lacks (the hash was lost or replaced), or damage.

@@ -67,8 +67,8 @@ final class ApiRequests {
 
     /**
      * The opaque cursor the previous page returned as {@code nextCursor}; null: the first page. It is base64url of
-     * {@code <score>/<slot>:} and the member's bytes (binary when packed). A cursor of the previous release,
-     * {@code <score>:<id>}, still reads: it continues after that id in every slot.
+     * {@code <score>/<slot>:} and the member's bytes (binary when packed). A cursor {@code <score>:<id>}, without
+     * a slot, also reads: it continues after that id in every slot (docs/storage-formats.md).
      */
     static ListPosition cursor(String text) {
         if (text == null || text.isEmpty()) {

@@ -21,12 +21,12 @@ import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
+import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
-import io.github.redisdelaybridge.outbound.Publishers;
-import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
 import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
@@ -69,7 +69,7 @@ public final class BridgeBeans implements CamelConfiguration {
 
     @Override
     public void configure(CamelContext context) throws Exception {
-        BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
+        BridgeSettings settings = SettingsCheck.read(context);
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
@@ -79,15 +79,16 @@ public final class BridgeBeans implements CamelConfiguration {
         DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
                 settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(), settings.deadLetterMaxCount(),
                 settings.deadLetterMaxAgeMs()));
-        KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
+        KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
-        RabbitMqPublisher rabbitMq = rabbitMqSettings.enabled()
-                ? new RabbitMqPublisher(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
+        RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
+                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
                 : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq));
-        Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
+        BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
+                rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
         DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
 
         Set<String> inboundChannels = new HashSet<>();
@@ -99,9 +100,10 @@ public final class BridgeBeans implements CamelConfiguration {
             rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add("rabbitmq:" + exchange + "/*"));
         }
         TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
+        SettingsCheck.checkTargets(settings, targetPolicy);
         DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
-        Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
+        Dispatcher dispatcher = new Dispatcher(store, targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
                 stopping, metrics);
 
         Registry registry = context.getRegistry();

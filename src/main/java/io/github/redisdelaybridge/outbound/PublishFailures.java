@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.outbound;
 
+import io.github.redisdelaybridge.outbound.client.PermanentPublishFailure;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;

@@ -8,7 +8,7 @@ package io.github.redisdelaybridge.store;
  * @param messageId     the message id ({@code lua/lib/memberIds} expands it from the member); when {@code idResolved}
  *                      is false, a stand-in: {@code unresolvable-member:<hex of the member>} ({@link DelayStore})
  * @param member        the member the message is stored under in Redis, as claimed: acknowledge, reschedule and
- *                      deadLetter use it as given (a packed id, or the id verbatim, as a previous release stored it)
+ *                      deadLetter use it as given (a packed id, or the id verbatim)
  * @param idResolved    false when the member is packed but Redis could not turn it back into an id (the slot's names
  *                      hash lacks its stem code: the hash was deleted or replaced); the dispatcher dead-letters such a
  *                      message as {@code corrupt-envelope}

@@ -13,9 +13,8 @@ import java.util.zip.CRC32;
  *
  * <p>The due, in-flight, delivered and cancelled sets and the payloads, attempts and failing-since hashes hold a message
  * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>-<partition>-<offset>},
- * packed into a few bytes with the topic interned in {@link #names(int)}, any other id verbatim (and every id
- * verbatim as the previous release stored it). The scripts convert; the bridge and the admin API see ids. Dead
- * letters are keyed by id.
+ * packed into a few bytes with the topic interned in {@link #names(int)}, any other id verbatim. The scripts
+ * convert; the bridge and the admin API see ids. Dead letters are keyed by id. Older formats: docs/storage-formats.md.
  */
 public final class Keys {
 
@@ -56,7 +55,7 @@ public final class Keys {
 
     /**
      * HASH: field = message member, value = envelope bytes ({@link EnvelopeCodec}: version 3 in its stored form,
-     * with codes from {@link #names(int)}; versions 1 and 2 as earlier bridges wrote them). Pending and in flight.
+     * with codes from {@link #names(int)}; versions 1 and 2 in their own layout). Pending and in flight.
      */
     public String payloads(int slot) {
         return key(slot, "payloads");

@@ -21,8 +21,8 @@ import java.io.UncheckedIOException;
  *   int32 length, then the message as an envelope (EnvelopeCodec; target "" when it had none)
  * </pre>
  * The message id is not in the record (version 3 envelopes carry none): it is the dead-letter hash field the
- * record is stored under, and the reader is given it. Records written before version 3 hold a version 1 or 2
- * envelope, which is read as well.
+ * record is stored under, and the reader is given it. The envelope may be of any version {@link EnvelopeCodec}
+ * reads (docs/storage-formats.md).
  */
 public final class DeadLetterCodec {
 

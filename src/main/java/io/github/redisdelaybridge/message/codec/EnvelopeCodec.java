@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Binary, versioned encoding of an {@link Envelope} for storage in Redis. The writer uses version 3; the
- * reader also reads versions 1 and 2, which earlier bridges wrote, so their pending messages are delivered.
+ * reader also reads versions 1 and 2 ({@link LegacyEnvelopeReader}; their layout: docs/storage-formats.md).
  *
  * <p><b>Version 3, wire form</b>: what this class writes and reads. A varint is unsigned LEB128 (7 bits a
  * byte, low group first, the high bit set on every byte but the last).
@@ -45,22 +45,6 @@ import java.util.Objects;
  * A stored form that reaches {@link #decode} is one Redis could not expand (its codes are missing from the
  * names hash); it is refused with a message that says so, and the dispatcher dead-letters it as
  * {@code corrupt-envelope}.
- *
- * <p><b>Versions 1 and 2</b> (read only; integers big-endian; "bytes" = int32 length then the bytes, -1 for
- * null; "text" = bytes holding UTF-8):
- * <pre>
- *   int8  magic 0xDB
- *   int8  version (1 or 2)
- *   text  message id (the caller's id is used instead: it is the same)
- *   text  target
- *   text  origin
- *   bytes key (nullable)
- *   int32 header count, then per header:
- *           version 1: text name, bytes value (nullable)                      -- a raw (Kafka) header
- *           version 2: text name, int8 format (0 raw, 1 AMQP field value), bytes value (nullable)
- *   int32 property count, then per property: text name, text value
- *   bytes body (nullable: a Kafka tombstone)
- * </pre>
  *
  * <p>The payload is copied as bytes, so it comes out exactly as it went in. A reader refuses a version it
  * does not know rather than guessing, so a newer bridge's records are never mangled by an older one.

@@ -12,8 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads envelope versions 1 and 2, which bridges before version 3 wrote (layout in {@link EnvelopeCodec}):
- * messages they stored are still pending after an upgrade, and must still be delivered.
+ * Reads envelope versions 1 and 2 (their layout, and when this class can go: docs/storage-formats.md).
  */
 final class LegacyEnvelopeReader {
 

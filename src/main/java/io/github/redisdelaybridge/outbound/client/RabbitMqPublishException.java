@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.outbound.client;
 
 /** RabbitMQ did not take a message: it nacked it, or closed the channel over it (a return as unroutable is a {@link PermanentPublishFailure}). */
 public final class RabbitMqPublishException extends Exception {
