@@ -68,6 +68,15 @@ class LuaScriptTest {
     }
 
     @Test
+    void theLeaseRuleIsOneFragmentIncludedByEveryScriptThatGrantsChecksOrEndsALease() throws java.io.IOException {
+        for (String name : List.of("claim", "acknowledge", "reschedule", "deadLetter", "reapExpiredLeases")) {
+            String written = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/resources/lua", name + ".lua"));
+            assertThat(written).as(name).contains("-- @include lib/leases").doesNotContain("tonumber(token");
+            assertThat(count(LuaScript.load(name).source(), "local function holdsLease(")).as(name).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aMissingScriptOrFragmentFailsLoudly() {
         assertThatThrownBy(() -> LuaScript.load("noSuchScript")).hasMessageContaining("/lua/noSuchScript.lua");
     }
