@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * {@code acknowledge.lua}: forgets delivered messages of one slot that still hold the caller's lease. The script's
- * header is the contract; this class is its Java side: KEYS and ARGV in the header's order.
+ * {@code acknowledge.lua}: forgets delivered messages of one slot that still hold the caller's lease. Its Lua header
+ * is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class AcknowledgeScript {
 

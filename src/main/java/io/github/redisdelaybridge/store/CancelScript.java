@@ -13,8 +13,8 @@ import static io.github.redisdelaybridge.store.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.SlotKey.PAYLOADS;
 
 /**
- * {@code cancel.lua}: withdraws a pending message, or records the cancel of one not known yet. The script's header is
- * the contract; this class is its Java side: KEYS and ARGV in the header's order, the reply's codes by name.
+ * {@code cancel.lua}: withdraws a pending message, or records the cancel of one not known yet. Its Lua header is the
+ * contract; this class is its Java side ({@link ScriptContract}).
  */
 final class CancelScript {
 

@@ -12,8 +12,8 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.DueTimeChange.Outcome;
 
 /**
- * {@code changeDueTime.lua}: gives a pending message a new due time. The script's header is the contract; this class
- * is its Java side: KEYS and ARGV in the header's order, the reply's codes by name.
+ * {@code changeDueTime.lua}: gives a pending message a new due time. Its Lua header is the contract; this class is
+ * its Java side ({@link ScriptContract}).
  */
 final class ChangeDueTimeScript {
 

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code claim.lua}: takes up to a batch of due messages of one slot under a lease. The script's header is the
- * contract; this class is its Java side: KEYS and ARGV in the header's order, the reply read by the header's names.
+ * {@code claim.lua}: takes up to a batch of due messages of one slot under a lease. Its Lua header is the contract;
+ * this class is its Java side ({@link ScriptContract}).
  */
 final class ClaimScript {
 

@@ -11,8 +11,8 @@ import static io.github.redisdelaybridge.store.SlotKey.PAYLOADS;
 import java.util.function.Function;
 
 /**
- * {@code deadLetter.lua}: moves a claimed message into the dead-letter store, if the caller still holds its lease. The
- * script's header is the contract; this class is its Java side: KEYS and ARGV in the header's order.
+ * {@code deadLetter.lua}: moves a claimed message into the dead-letter store, if the caller still holds its lease.
+ * Its Lua header is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class DeadLetterScript {
 

@@ -5,8 +5,8 @@ import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 
 /**
- * {@code deleteDeadLetter.lua}: forgets a dead letter. The script's header is the contract; this class is its Java
- * side: KEYS and ARGV in the header's order.
+ * {@code deleteDeadLetter.lua}: forgets a dead letter. Its Lua header is the contract; this class is its Java side
+ * ({@link ScriptContract}).
  */
 final class DeleteDeadLetterScript {
 

@@ -13,8 +13,8 @@ import static io.github.redisdelaybridge.store.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.SlotKey.PAYLOADS;
 
 /**
- * {@code inspect.lua}: everything Redis knows about one message id, read in one step. The script's header is the
- * contract; this class is its Java side: KEYS and ARGV in the header's order, the reply read by the header's names.
+ * {@code inspect.lua}: everything Redis knows about one message id, read in one step. Its Lua header is the contract;
+ * this class is its Java side ({@link ScriptContract}).
  */
 final class InspectScript {
 

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code listDeadLetters.lua}: one page of a slot's dead letters, oldest first. The script's header is the contract;
- * this class is its Java side: KEYS and ARGV in the header's order, the reply read by the header's names.
+ * {@code listDeadLetters.lua}: one page of a slot's dead letters, oldest first. Its Lua header is the contract; this
+ * class is its Java side ({@link ScriptContract}).
  */
 final class ListDeadLettersScript {
 

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code listPending.lua}: one page of a slot's pending messages in due order. The script's header is the contract;
- * this class is its Java side: KEYS and ARGV in the header's order, the reply read by the header's names.
+ * {@code listPending.lua}: one page of a slot's pending messages in due order. Its Lua header is the contract; this
+ * class is its Java side ({@link ScriptContract}).
  */
 final class ListPendingScript {
 

@@ -8,8 +8,8 @@ import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
 import java.util.function.Function;
 
 /**
- * {@code reapExpiredLeases.lua}: returns messages of one slot whose lease deadline has passed to the due set. The
- * script's header is the contract; this class is its Java side: KEYS and ARGV in the header's order.
+ * {@code reapExpiredLeases.lua}: returns messages of one slot whose lease deadline has passed to the due set. Its Lua
+ * header is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class ReapExpiredLeasesScript {
 

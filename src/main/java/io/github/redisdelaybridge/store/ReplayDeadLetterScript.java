@@ -17,8 +17,7 @@ import io.github.redisdelaybridge.store.ReplayResult.Outcome;
 
 /**
  * {@code replayDeadLetter.lua}: schedules a dead letter again and removes it from the dead-letter store, in one step.
- * The script's header is the contract; this class is its Java side: KEYS and ARGV in the header's order, the reply's
- * codes by name.
+ * Its Lua header is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class ReplayDeadLetterScript {
 

@@ -9,8 +9,8 @@ import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
 import java.util.function.Function;
 
 /**
- * {@code reschedule.lua}: gives a claimed message back to the due set, if the caller still holds its lease. The
- * script's header is the contract; this class is its Java side: KEYS and ARGV in the header's order.
+ * {@code reschedule.lua}: gives a claimed message back to the due set, if the caller still holds its lease. Its Lua
+ * header is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class RescheduleScript {
 

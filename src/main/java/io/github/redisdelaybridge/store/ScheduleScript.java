@@ -15,8 +15,8 @@ import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
 import java.util.List;
 
 /**
- * {@code schedule.lua}: stores a batch of delayed messages of one slot. The script's header is the contract; this class
- * is its Java side: KEYS and ARGV in the header's order, the reply read by the header's names.
+ * {@code schedule.lua}: stores a batch of delayed messages of one slot. Its Lua header is the contract; this class is
+ * its Java side ({@link ScriptContract}).
  */
 final class ScheduleScript {
 

@@ -42,10 +42,10 @@ final class ScriptContract<R> {
      * One call on {@code slot}: its keys in the contract's order, {@code args} in the header's ARGV order, and what the
      * reply becomes.
      */
-    <T> ScriptCall<T> call(Keys slotKeys, int slot, Function<R, T> decode, byte[]... args) {
+    <T> ScriptCall<T> call(Keys layout, int slot, Function<R, T> decode, byte[]... args) {
         byte[][] keyBytes = new byte[keys.size()][];
         for (int i = 0; i < keyBytes.length; i++) {
-            keyBytes[i] = Argv.text(keys.get(i).of(slotKeys, slot));
+            keyBytes[i] = Argv.text(keys.get(i).of(layout, slot));
         }
         return new ScriptCall<>(this, keyBytes, args, reader.andThen(decode));
     }

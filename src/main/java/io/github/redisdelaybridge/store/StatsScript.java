@@ -8,9 +8,8 @@ import static io.github.redisdelaybridge.store.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
 
 /**
- * {@code stats.lua}: how many messages of one slot are in each state, and when the next falls due. The script's header
- * is the contract; this class is its Java side: KEYS and ARGV in the header's order, the reply read by the header's
- * names.
+ * {@code stats.lua}: how many messages of one slot are in each state, and when the next falls due. Its Lua header is
+ * the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class StatsScript {
 

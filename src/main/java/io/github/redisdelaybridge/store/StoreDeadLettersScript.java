@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * {@code storeDeadLetters.lua}: keeps records of messages refused at ingest in one slot's dead-letter store. The
- * script's header is the contract; this class is its Java side: KEYS and ARGV in the header's order.
+ * {@code storeDeadLetters.lua}: keeps records of messages refused at ingest in one slot's dead-letter store. Its Lua
+ * header is the contract; this class is its Java side ({@link ScriptContract}).
  */
 final class StoreDeadLettersScript {
 
