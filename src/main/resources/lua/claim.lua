@@ -4,29 +4,29 @@
   Why it is safe: moving a member from the due set to the in-flight set happens inside one
   script, so two bridge instances can never claim the same message. The lease deadline (its score
   in the in-flight set) is also the lease's token: only a caller that presents it can later
-  acknowledge, reschedule or dead-letter the message. A message whose deadline passes is returned to
-  the due set by reapExpiredLeases.lua, and only from then on can it be claimed again, so a later
-  claim always gets a later deadline than any earlier one (now >= the old deadline, plus a lease > 0):
-  the stalled holder's deadline never matches again. A separate token per claim would cost a hash
-  write per message here and a read per message to settle it, for nothing this does not give.
+  acknowledge, reschedule or dead-letter the message, and a later claim always gets a later
+  deadline (lib/leases: the rule, in one place).
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
   KEYS[4] attempts       HASH  field = message member, value = failed delivery attempts so far
   KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
-  KEYS[6] claim record   STRING  the claimer's record of its latest round in this slot (releaseClaim.lua)
+  KEYS[6] claim records  HASH  field = claimer id, value = "<round> <lease deadline> ...": what that claimer's
+                               latest round leased in this slot (releaseClaim.lua)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
-  ARGV[3] claim tag: the claimer's round, recorded in KEYS[6] with this call's lease deadline (expires with the
-          lease), so that a claimer that never got the answer can give exactly these messages back
-          (releaseClaim.lua); empty: nothing recorded
+  ARGV[3] claimer id (a dispatcher's own, random), or empty: nothing recorded
+  ARGV[4] the claimer's round; this call's lease deadline is added to the claimer's record of that round, so
+          that a claimer that never got the answer can give exactly these messages back (releaseClaim.lua)
 
-  The lease deadline of a call that claims anything differs from every deadline already in the in-flight set
-  (raised by 1 ms until it does), so a deadline names the messages of one call. Every read and check that can
+  The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
+  (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
   fail comes before the first write: Redis does not undo a script's writes when it fails halfway, so an error
-  reply means nothing was claimed (nothing half-moved: out of the due set but in no lease).
+  reply means nothing was claimed (nothing half-moved: out of the due set but in no lease). A call that records
+  also drops one other claimer's record whose leases have all passed (a dispatcher that stopped), so the hash
+  holds about one record per running dispatcher.
 
   Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }
     now      Redis's current time (epoch ms)
@@ -43,10 +43,11 @@
 -- @include lib/redisNow
 -- @include lib/expandNames
 -- @include lib/memberIds
+-- @include lib/leases
 local codes = nameCodes(KEYS[5])
 local names = namesExpander(codes)
 local ids = memberIds(codes)
-local leaseUntil = now + tonumber(ARGV[2])
+local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil }
 if #due > 0 then
@@ -56,9 +57,10 @@ if #due > 0 then
   for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
   local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
   local attempts = redis.call('HMGET', KEYS[4], unpack(members))
-  while redis.call('ZCOUNT', KEYS[2], leaseUntil, leaseUntil) > 0 do leaseUntil = leaseUntil + 1 end
+  leaseUntil = uniqueLeaseDeadline(KEYS[2], leaseUntil)
   result[3] = leaseUntil
-  local record = ARGV[3] ~= '' and redis.call('GET', KEYS[6])
+  local claimer, round = ARGV[3], ARGV[4]
+  local record = claimer ~= '' and redis.call('HGET', KEYS[6], claimer)
   local leases = {}
   for i = 1, n do
     -- a due member without a payload is a leftover of a crash between two writes: dropping it loses nothing
@@ -74,10 +76,14 @@ if #due > 0 then
   end
   if #leases > 0 then
     redis.call('ZADD', KEYS[2], unpack(leases))
-    if ARGV[3] ~= '' then
-      -- "<tag> <deadline> ...": the deadlines of this round's calls, for releaseClaim.lua
-      local sameRound = record and string.sub(record, 1, #ARGV[3] + 1) == ARGV[3] .. ' '
-      redis.call('SET', KEYS[6], (sameRound and record or ARGV[3]) .. ' ' .. leaseUntil, 'PX', tonumber(ARGV[2]))
+    if claimer ~= '' then
+      local sameRound = record and string.sub(record, 1, #round + 1) == round .. ' '
+      redis.call('HSET', KEYS[6], claimer, (sameRound and record or round) .. ' ' .. leaseUntil)
+      local other = redis.call('HRANDFIELD', KEYS[6])
+      if other and other ~= claimer then
+        local lastDeadline = tonumber(string.match(redis.call('HGET', KEYS[6], other) or '', '(%d+)$'))
+        if not lastDeadline or lastDeadline < now then redis.call('HDEL', KEYS[6], other) end
+      end
     end
   end
   redis.call('ZREM', KEYS[1], unpack(members))

@@ -18,8 +18,9 @@
   Returns: { attempts, failingSince, now } after counting this failure (attempts includes it), or { -1 } if
   the lease did not match (nothing changed)
 ]]
+-- @include lib/leases
 local member, token = ARGV[1], ARGV[2]
-if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return { -1 } end
+if not holdsLease(KEYS[1], member, token) then return { -1 } end
 -- @include lib/redisNow
 local attempts = redis.call('HINCRBY', KEYS[2], member, 1)
 redis.call('HSETNX', KEYS[3], member, now)

@@ -89,12 +89,12 @@ public final class Keys {
     }
 
     /**
-     * STRING: one claimer's record of its latest claim round in this slot, {@code "<round tag> <lease deadline> ..."}, expiring
-     * with the lease: what it may give back with {@code releaseClaim.lua} when it never got the claim's answer. {@code claimerId}
-     * is random per dispatcher (no braces).
+     * HASH: field = claimer id (random per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
+     * latest claim round leased in this slot, for {@code releaseClaim.lua} to give back when the claim's answer never arrived.
+     * About one field per running dispatcher ({@code claim.lua} drops records whose leases have all passed).
      */
-    public String claimRecord(int slot, String claimerId) {
-        return key(slot, "claim:" + claimerId);
+    public String claims(int slot) {
+        return key(slot, "claims");
     }
 
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
