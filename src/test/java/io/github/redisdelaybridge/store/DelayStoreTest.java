@@ -482,6 +482,21 @@ class DelayStoreTest {
     }
 
     @Test
+    void aClaimDropsTheRecordOfAClaimerWhoseLeasesAllPassed() throws Exception {
+        // a dispatcher that stopped leaves its record; claims of the others clear it, one stale record per call at most
+        schedule("gone", new DueTime.At(1_000));
+        await(store.claim(0, 10, 1, new ClaimTag("stopped", 1)));
+        Thread.sleep(5);
+        for (int round = 1; round <= 60 && hget(store.keys().claims(0), "stopped") != null; round++) {
+            schedule("live-" + round, new DueTime.At(1_000));
+            await(store.claim(0, 10, LEASE_MS, new ClaimTag("running", round)));
+        }
+
+        assertThat(hget(store.keys().claims(0), "stopped")).as("the stopped claimer's record").isNull();
+        assertThat(hget(store.keys().claims(0), "running")).as("the running claimer's record").isNotNull();
+    }
+
+    @Test
     void everyClaimCallThatLeasesGetsALeaseDeadlineOfItsOwn() throws Exception {
         // a deadline names one call's messages, so that a release gives back exactly those
         for (int i = 0; i < 50; i++) {
