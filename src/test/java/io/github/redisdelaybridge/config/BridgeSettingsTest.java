@@ -56,7 +56,7 @@ class BridgeSettingsTest {
         assertThat(settings.adminToken()).isEmpty();
         assertThat(settings.deadLetterMaxCount()).isEqualTo(100_000);
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
-        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 1_000));
+        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500));
         assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 10));
     }
 
