@@ -3,7 +3,7 @@
   (as their members) for the dedupe window.
 
   Why it is safe: a message is deleted only if it is still in flight under the caller's lease
-  deadline (its lease token, see claim.lua). An instance that lost its lease (it stalled past the
+  deadline (its lease token, lib/leases). An instance that lost its lease (it stalled past the
   deadline and another instance re-claimed the message, with a later deadline) cannot delete the
   message the other instance is now delivering.
 
@@ -19,6 +19,7 @@
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
 -- @include lib/redisNow
+-- @include lib/leases
 local window = tonumber(ARGV[1])
 local members, tokens = {}, {}
 for i = 2, #ARGV, 2 do
@@ -28,14 +29,10 @@ end
 local acknowledged = 0
 if #members > 0 then
   -- batched commands, as in claim.lua: a few calls per batch instead of five per message
-  local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(members))
-  local settled, records = {}, {}
-  for i = 1, #members do
-    if tonumber(deadlines[i]) == tonumber(tokens[i]) then
-      settled[#settled + 1] = members[i]
-      records[#records + 1] = now
-      records[#records + 1] = members[i]
-    end
+  local settled, records = heldLeases(KEYS[1], members, tokens), {}
+  for _, member in ipairs(settled) do
+    records[#records + 1] = now
+    records[#records + 1] = member
   end
   acknowledged = #settled
   if acknowledged > 0 then

@@ -4,11 +4,8 @@
   Why it is safe: moving a member from the due set to the in-flight set happens inside one
   script, so two bridge instances can never claim the same message. The lease deadline (its score
   in the in-flight set) is also the lease's token: only a caller that presents it can later
-  acknowledge, reschedule or dead-letter the message. A message whose deadline passes is returned to
-  the due set by reapExpiredLeases.lua, and only from then on can it be claimed again, so a later
-  claim always gets a later deadline than any earlier one (now >= the old deadline, plus a lease > 0):
-  the stalled holder's deadline never matches again. A separate token per claim would cost a hash
-  write per message here and a read per message to settle it, for nothing this does not give.
+  acknowledge, reschedule or dead-letter the message, and a later claim always gets a later
+  deadline (lib/leases: the rule, in one place).
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
@@ -34,10 +31,11 @@
 -- @include lib/redisNow
 -- @include lib/expandNames
 -- @include lib/memberIds
+-- @include lib/leases
 local codes = nameCodes(KEYS[5])
 local names = namesExpander(codes)
 local ids = memberIds(codes)
-local leaseUntil = now + tonumber(ARGV[2])
+local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil }
 if #due > 0 then

@@ -3,7 +3,7 @@
   same step that removes it from the delivery structures. Called after the dead-letter broker
   channel has acknowledged the message, so it is never only in neither place.
 
-  Why it is safe: only the holder of the lease can do it (a stale instance changes nothing), and the
+  Why it is safe: only the holder of the lease can do it (lib/leases: a stale instance changes nothing), and the
   store is bounded: each call trims at most 100 of the oldest records beyond the count or age limit.
 
   KEYS[1] in-flight set      ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
@@ -22,8 +22,9 @@
 
   Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
 ]]
+-- @include lib/leases
 local member, token, id = ARGV[1], ARGV[2], ARGV[6]
-if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return -1 end
+if not holdsLease(KEYS[1], member, token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
 redis.call('ZREM', KEYS[1], member)

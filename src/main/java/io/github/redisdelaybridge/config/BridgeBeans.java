@@ -69,7 +69,7 @@ public final class BridgeBeans implements CamelConfiguration {
 
     @Override
     public void configure(CamelContext context) throws Exception {
-        BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
+        BridgeSettings settings = SettingsCheck.read(context);
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
@@ -100,6 +100,7 @@ public final class BridgeBeans implements CamelConfiguration {
             rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add("rabbitmq:" + exchange + "/*"));
         }
         TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
+        SettingsCheck.checkTargets(settings, targetPolicy);
         DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
         Dispatcher dispatcher = new Dispatcher(store, targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
