@@ -17,9 +17,10 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
  *       legal ({@link InvalidTopicException}).</li>
  * </ul>
  * Retriable, because the target may come back or be created while the message waits: a broker that cannot be reached, times
- * out, or nacks (a full queue); a RabbitMQ exchange that does not exist ({@code NOT_FOUND}) and a Kafka topic missing from
- * the metadata (the client cannot tell it from a broker that does not answer); a closed channel or connection, including one
- * RabbitMQ closed with {@code ACCESS_REFUSED}, which fails every publish pending on it, not only the message it refused.
+ * out, or nacks (a full queue); a RabbitMQ exchange or a Kafka topic that does not exist ({@code NOT_FOUND},
+ * {@code UnknownTopicOrPartitionException}: a topology deployed after the messages, created while they wait, gets them);
+ * a closed channel or connection, including one RabbitMQ closed with {@code ACCESS_REFUSED}, which fails every publish
+ * pending on it, not only the message it refused.
  */
 public final class PublishFailures {
 

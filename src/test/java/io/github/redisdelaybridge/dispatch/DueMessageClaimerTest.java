@@ -111,7 +111,7 @@ class DueMessageClaimerTest {
     }
 
     private static DispatchSettings settings(long redisTimeoutMs) {
-        return new DispatchSettings(1_000, 5_000, 100, LEASE_MS, 20_000, redisTimeoutMs);
+        return new DispatchSettings(1_000, 5_000, 100, LEASE_MS, 20_000, redisTimeoutMs, 2_500);
     }
 
     /** {@value #PER_SLOT} messages in every slot, all due already; returns each id's slot. */
