@@ -22,8 +22,13 @@ final class DueMessageClaimer {
 
     private final DelayStore store;
     private final DispatchSettings settings;
+    /** While claims fail, the loop waits this long before the next try, doubling up to {@link #MAX_BACKOFF_MS}. */
+    static final long FIRST_BACKOFF_MS = 50;
+    static final long MAX_BACKOFF_MS = 2_000;
+
     private int nextSlot;
     private long redisUnavailableSince;
+    private long backoffMs;
 
     DueMessageClaimer(DelayStore store, DispatchSettings settings) {
         this.store = store;
@@ -38,6 +43,7 @@ final class DueMessageClaimer {
                 LOG.info("Redis answers again after {} ms; dispatching resumes", System.currentTimeMillis() - redisUnavailableSince);
                 redisUnavailableSince = 0;
             }
+            backoffMs = 0;
             return round;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -47,8 +53,17 @@ final class DueMessageClaimer {
                 redisUnavailableSince = System.currentTimeMillis();
                 LOG.warn("cannot claim due messages, dispatching paused until Redis answers: {}", Failures.rootMessage(e));
             }
+            backoffMs = backoffMs == 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoffMs * 2);
             return null;
         }
+    }
+
+    /**
+     * How long to wait before claiming again after a failed claim: a claim fails at once while Redis is down (Lettuce
+     * rejects commands when disconnected), so without a pause the loop would spin. 0 after a successful claim.
+     */
+    long backoffMs() {
+        return backoffMs;
     }
 
     private ClaimRound claimFromEverySlot(int limit) throws Exception {

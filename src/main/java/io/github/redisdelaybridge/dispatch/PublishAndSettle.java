@@ -80,6 +80,9 @@ final class PublishAndSettle implements AutoCloseable {
     }
 
     private CompletableFuture<Void> publish(ClaimedMessage message) {
+        if (message.encodedEnvelope() == null) {
+            return CompletableFuture.failedFuture(new PayloadMissingException(message));
+        }
         try {
             if (!message.idResolved()) {
                 throw new IllegalArgumentException("message id still packed in Redis's stored form: Redis could not turn the stem code of"

@@ -35,15 +35,16 @@ final class RetryOrDeadLetter {
     CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
-        boolean unreadable = Failures.unwrap(failure) instanceof UnreadableRecordException;
+        boolean payloadMissing = Failures.unwrap(failure) instanceof PayloadMissingException;
+        boolean unreadable = payloadMissing || Failures.unwrap(failure) instanceof UnreadableRecordException;
         if (!unreadable && !retryPolicy.exhausted(failedAttempts)) {
             long backoff = retryPolicy.backoffMs(failedAttempts);
             LOG.warn("publishing {} failed (attempt {} of {}), retrying in {} ms: {}", message.messageId(), failedAttempts,
                     retryPolicy.maxAttempts(), backoff, Failures.rootMessage(failure));
             return store.reschedule(message, backoff, true);
         }
-        DeadLetter deadLetter = unreadable
-                ? DeadLetterRecords.corruptEnvelope(message, failure)
+        DeadLetter deadLetter = payloadMissing ? DeadLetterRecords.payloadMissing(message)
+                : unreadable ? DeadLetterRecords.corruptEnvelope(message, failure)
                 : DeadLetterRecords.publishFailed(message, failedAttempts, failure);
         LOG.error("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
         metrics.deadLettered(deadLetter.reason());
