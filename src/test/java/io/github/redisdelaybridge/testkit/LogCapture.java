@@ -22,7 +22,7 @@ public final class LogCapture implements AutoCloseable {
 
     /** Formatted messages (with the message of their exception, if any) that contain {@code text}. */
     public List<String> messagesContaining(String text) {
-        synchronized (appender.list) {
+        synchronized (appender) { // AppenderBase.doAppend adds to the list under the appender's lock
             return appender.list.stream()
                     .map(e -> e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : " " + e.getThrowableProxy().getMessage()))
                     .filter(m -> m.contains(text))
