@@ -30,6 +30,17 @@ public final class LogCapture implements AutoCloseable {
         }
     }
 
+    /** Formatted messages of events at {@code level} or above (WARN: warnings and errors), from loggers whose name starts with a prefix. */
+    public List<String> messagesAtLeast(ch.qos.logback.classic.Level level, String... loggerPrefixes) {
+        synchronized (appender) {
+            return appender.list.stream()
+                    .filter(e -> e.getLevel().isGreaterOrEqual(level))
+                    .filter(e -> loggerPrefixes.length == 0 || java.util.Arrays.stream(loggerPrefixes).anyMatch(e.getLoggerName()::startsWith))
+                    .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
+                    .toList();
+        }
+    }
+
     @Override
     public void close() {
         root.detachAppender(appender);
