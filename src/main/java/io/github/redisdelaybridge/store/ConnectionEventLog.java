@@ -3,8 +3,11 @@ package io.github.redisdelaybridge.store;
 import io.lettuce.core.event.EventBus;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.DisconnectedEvent;
+import io.lettuce.core.event.connection.ConnectionEvent;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import reactor.core.Disposable;
@@ -20,15 +23,24 @@ final class ConnectionEventLog {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionEventLog.class);
 
     private final String description;
+    private final Set<String> sentinels;
     private final Map<String, Long> lostSince = new ConcurrentHashMap<>();
     private Disposable subscription;
 
-    ConnectionEventLog(String description) {
+    /**
+     * @param sentinels host:port of the sentinels, if any: Lettuce opens and closes a short connection to one for every
+     *                  master lookup, which is no news
+     */
+    ConnectionEventLog(String description, Set<String> sentinels) {
         this.description = description;
+        this.sentinels = sentinels;
     }
 
     void follow(EventBus events) {
         subscription = events.get().subscribe(event -> {
+            if (event instanceof ConnectionEvent connectionEvent && isSentinel(connectionEvent.remoteAddress())) {
+                return;
+            }
             if (event instanceof DisconnectedEvent disconnected) {
                 String address = address(disconnected.remoteAddress());
                 if (lostSince.putIfAbsent(address, System.currentTimeMillis()) == null) {
@@ -53,6 +65,14 @@ final class ConnectionEventLog {
         if (subscription != null) {
             subscription.dispose();
         }
+    }
+
+    private boolean isSentinel(SocketAddress address) {
+        if (sentinels.isEmpty() || !(address instanceof InetSocketAddress inet)) {
+            return false;
+        }
+        return sentinels.contains(inet.getHostString() + ":" + inet.getPort())
+                || (inet.getAddress() != null && sentinels.contains(inet.getAddress().getHostAddress() + ":" + inet.getPort()));
     }
 
     private static String address(SocketAddress address) {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The bridge's one Lettuce connection to Redis (a single server, a master found through Sentinel, or a Redis
@@ -95,7 +96,8 @@ public final class RedisConnection implements AutoCloseable {
                     .build());
             this.client = standalone;
         }
-        this.eventLog = new ConnectionEventLog(description);
+        this.eventLog = new ConnectionEventLog(description, redisUris.stream().flatMap(uri -> uri.getSentinels().stream())
+                .map(sentinel -> sentinel.getHost() + ":" + sentinel.getPort()).collect(Collectors.toSet()));
         eventLog.follow(resources.eventBus());
         this.connector = new RedisConnector(description, this::connectOnce);
         connector.start();
