@@ -35,7 +35,8 @@ class PackageLayersTest {
             "inbound",     // read, validate and schedule messages from Kafka and RabbitMQ
             "admin",       // the HTTP API over the store
             "health",      // readiness and liveness over everything below
-            "config");     // settings and wiring: knows every layer
+            "config",      // settings and wiring: knows every layer
+            "tools");      // command-line tools shipped with the bridge (bin/publish): only the vocabulary
 
     private static JavaClasses bridge;
 

@@ -8,6 +8,7 @@ import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.MessageFacts;
@@ -107,8 +108,8 @@ final class DeadLetterReplay {
     private static Optional<String> lastText(List<MessageHeader> headers, String name) {
         for (int i = headers.size() - 1; i >= 0; i--) {
             if (headers.get(i).name().equals(name)) {
-                byte[] value = headers.get(i).value();
-                return Optional.ofNullable(value == null ? null : MessageViews.utf8(value)).map(String::strip);
+                byte[] value = headers.get(i).plainBytes();
+                return Optional.ofNullable(value == null ? null : StrictUtf8.decode(value)).map(String::strip);
             }
         }
         return Optional.empty();

@@ -3,14 +3,11 @@ package io.github.redisdelaybridge.admin;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.MessageFacts;
 import io.github.redisdelaybridge.store.MessageState;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -91,34 +88,24 @@ final class MessageViews {
     private static void addContent(MessageView.Builder view, byte[] key, List<MessageHeader> headers,
                                    java.util.Map<String, String> properties, byte[] body, boolean withBody) {
         if (key != null) {
-            view.key = utf8(key);
+            view.key = StrictUtf8.decode(key);
             view.keyBase64 = view.key == null ? base64(key) : null;
         }
         List<MessageView.HeaderView> headerViews = new ArrayList<>(headers.size());
         for (MessageHeader header : headers) {
-            String text = header.value() == null ? null : utf8(header.value());
-            headerViews.add(new MessageView.HeaderView(header.name(), text,
-                    header.value() != null && text == null ? base64(header.value()) : null));
+            // A RabbitMQ header's value is kept as an AMQP field value (type octet first): show it as its text,
+            // the way a Kafka target receives it, not as the encoding.
+            byte[] value = header.plainBytes();
+            String text = value == null ? null : StrictUtf8.decode(value);
+            headerViews.add(new MessageView.HeaderView(header.name(), text, value != null && text == null ? base64(value) : null));
         }
         view.headers = headerViews;
         view.properties = properties.isEmpty() ? null : properties;
         if (body == null) {
             view.tombstone = true;
         } else if (withBody) {
-            view.body = utf8(body);
+            view.body = StrictUtf8.decode(body);
             view.bodyBase64 = view.body == null ? base64(body) : null;
-        }
-    }
-
-    /** Strict UTF-8 text, or null if the bytes are not UTF-8. */
-    static String utf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
         }
     }
 

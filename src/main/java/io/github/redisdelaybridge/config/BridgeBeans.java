@@ -13,6 +13,7 @@ import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
 import io.github.redisdelaybridge.health.RedisHealthCheck;
+import io.github.redisdelaybridge.health.RedisRequirementsException;
 import io.github.redisdelaybridge.health.RedisServerWatch;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
@@ -22,12 +23,12 @@ import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
+import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
-import io.github.redisdelaybridge.outbound.Publishers;
-import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
 import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.DurabilityBarrier;
 import io.github.redisdelaybridge.store.DurabilitySettings;
@@ -39,6 +40,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -96,7 +98,7 @@ public final class BridgeBeans implements CamelConfiguration {
 
     @Override
     public void configure(CamelContext context) throws Exception {
-        BridgeSettings settings = BridgeSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
+        BridgeSettings settings = SettingsCheck.read(context);
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
@@ -118,23 +120,24 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.redisTimeoutMs(), fatalStop(context));
         try {
             redisWatch.start();
-        } catch (RuntimeException unfit) {
+        } catch (RedisRequirementsException unfit) {
             redisWatch.close();
             if (ingestRedis != redis) {
                 ingestRedis.close();
             }
             redis.close();
-            throw unfit;
+            throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
-        KafkaPublisher kafka = new KafkaPublisher(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
+        KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
-        RabbitMqPublisher rabbitMq = rabbitMqSettings.enabled()
-                ? new RabbitMqPublisher(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
+        RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
+                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
                 : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq));
-        Publishers publishers = new Publishers(new KafkaTargetPublisher(kafka), rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
+        BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
+                rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
         DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
         DeadLetters ingestDeadLetters = ingestStore == store ? deadLetters : new DeadLetters(deadLetterChannel, ingestStore);
 
@@ -147,9 +150,10 @@ public final class BridgeBeans implements CamelConfiguration {
             rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add("rabbitmq:" + exchange + "/*"));
         }
         TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
+        SettingsCheck.checkTargets(settings, targetPolicy);
         DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
-        Dispatcher dispatcher = new Dispatcher(store, publishers, deadLetters, settings.retry(), settings.dispatch(),
+        Dispatcher dispatcher = new Dispatcher(store, targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
                 stopping, metrics);
 
         Registry registry = context.getRegistry();

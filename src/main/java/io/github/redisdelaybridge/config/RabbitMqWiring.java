@@ -7,8 +7,8 @@ import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
 import io.github.redisdelaybridge.inbound.rabbitmq.RawMessageConverter;
 import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFactory;
 import io.github.redisdelaybridge.message.Target;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
-import io.github.redisdelaybridge.outbound.RabbitMqPublisher;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -21,7 +21,7 @@ final class RabbitMqWiring {
     private RabbitMqWiring() {
     }
 
-    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaPublisher kafka, RabbitMqPublisher rabbitMq) {
+    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaProducerClient kafka, RabbitMqConfirmingClient rabbitMq) {
         Target channel = Target.parse(settings.deadLetterChannel());
         if (channel instanceof Target.Kafka topic) {
             return new KafkaDeadLetterChannel(kafka, topic.topic());
@@ -30,7 +30,7 @@ final class RabbitMqWiring {
         return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey());
     }
 
-    /** The publisher's connection factory (RabbitMQ client). */
+    /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */
     static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings) {
         com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
         factory.setHost(settings.host());

@@ -2,7 +2,7 @@ package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.outbound.Publisher;
+import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -31,7 +31,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private final DueMessageClaimer claimer;
     private final PublishAndSettle delivery;
 
-    public Dispatcher(DelayStore store, Publisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+    public Dispatcher(DelayStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
         this.settings = settings;
         this.stopping = stopping;

@@ -5,7 +5,7 @@ import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.outbound.Publisher;
+import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ final class PublishAndSettle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PublishAndSettle.class);
 
     private final DelayStore store;
-    private final Publisher publisher;
+    private final TargetPublisher publisher;
     private final RetryOrDeadLetter failures;
     private final long publishTimeoutMs;
     private final BridgeMetrics metrics;
@@ -44,7 +44,7 @@ final class PublishAndSettle implements AutoCloseable {
     });
 
     /** @param onSettled called after each batch is settled (or failed to settle): room in flight has been freed */
-    PublishAndSettle(DelayStore store, Publisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, BridgeMetrics metrics,
+    PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, BridgeMetrics metrics,
                      Runnable onSettled) {
         this.store = store;
         this.publisher = publisher;

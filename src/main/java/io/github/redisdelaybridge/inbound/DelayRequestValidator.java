@@ -4,8 +4,8 @@ import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.HeaderNames;
-import io.github.redisdelaybridge.message.HeaderValueMapping;
 import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.ScheduleRequest;
@@ -166,7 +166,7 @@ public final class DelayRequestValidator {
         if (value == null) {
             throw new Rejection(reason, name + " header has no value");
         }
-        String text = HeaderValueMapping.strictUtf8(value);
+        String text = StrictUtf8.decode(value);
         if (text == null) {
             throw new Rejection(reason, name + " header is not valid UTF-8");
         }

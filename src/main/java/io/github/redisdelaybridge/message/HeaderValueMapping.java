@@ -2,9 +2,6 @@ package io.github.redisdelaybridge.message;
 
 import com.rabbitmq.client.LongString;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Date;
@@ -47,20 +44,8 @@ public final class HeaderValueMapping {
         if (plainBytes == null) {
             return null;
         }
-        String text = strictUtf8(plainBytes);
+        String text = StrictUtf8.decode(plainBytes);
         return text != null ? text : plainBytes;
-    }
-
-    /** Strict UTF-8 decoding; null when the bytes are not valid UTF-8. */
-    public static String strictUtf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 
     private static String text(Object value) {

@@ -2,17 +2,18 @@ package io.github.redisdelaybridge.outbound;
 
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Publishes due messages to {@code kafka:<topic>} targets: same key, same value bytes, headers kept
  * ({@link KafkaHeaderMapping}: RabbitMQ-origin headers as text, AMQP properties as {@code amqp-*} headers).
  */
-public final class KafkaTargetPublisher implements Publisher {
+public final class KafkaTargetPublisher implements TargetPublisher {
 
-    private final KafkaPublisher kafka;
+    private final KafkaProducerClient kafka;
 
-    public KafkaTargetPublisher(KafkaPublisher kafka) {
+    public KafkaTargetPublisher(KafkaProducerClient kafka) {
         this.kafka = kafka;
     }
 

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.outbound;
 
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -9,11 +10,11 @@ import java.util.concurrent.CompletableFuture;
  * producer's headers and properties ({@link AmqpMessageMapping}) plus {@code x-message-id} and
  * {@code x-delay-due-at}, persistent, mandatory, confirmed.
  */
-public final class RabbitMqTargetPublisher implements Publisher {
+public final class RabbitMqTargetPublisher implements TargetPublisher {
 
-    private final RabbitMqPublisher rabbitMq;
+    private final RabbitMqConfirmingClient rabbitMq;
 
-    public RabbitMqTargetPublisher(RabbitMqPublisher rabbitMq) {
+    public RabbitMqTargetPublisher(RabbitMqConfirmingClient rabbitMq) {
         this.rabbitMq = rabbitMq;
     }
 

@@ -36,6 +36,18 @@ class MessageViewsTest {
     }
 
     @Test
+    void rabbitMqHeadersShowTheirValuesAsTextNotTheirAmqpEncoding() throws Exception {
+        MessageFacts facts = pendingWith(new Envelope("r", "kafka:out", "rabbitmq:in", null,
+                List.of(MessageHeader.amqp("n", 42), MessageHeader.amqp("s", "hello"), MessageHeader.amqp("table", Map.of("a", 1))),
+                Map.of(), bytes("b")));
+
+        assertThat(write(MessageViews.ofMessage(facts, false)))
+                .contains("{\"name\":\"n\",\"value\":\"42\"}")
+                .contains("{\"name\":\"s\",\"value\":\"hello\"}")
+                .contains("{\"name\":\"table\",\"value\":\"{\\\"a\\\":1}\"}");
+    }
+
+    @Test
     void aTombstoneAndABinaryBody() throws Exception {
         MessageFacts tombstone = pendingWith(new Envelope("t", "kafka:out", "o", NOT_UTF8, List.of(), Map.of(), null));
         MessageFacts binary = pendingWith(new Envelope("b", "kafka:out", "o", null, List.of(), Map.of(), NOT_UTF8));

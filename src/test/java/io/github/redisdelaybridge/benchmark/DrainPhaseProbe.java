@@ -4,8 +4,8 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.store.ClaimedBatch;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where a drain cycle's time goes. Replays the Dispatcher's cycle with the bridge's own parts (DelayStore
- * claim and acknowledge, EnvelopeCodec, KafkaTargetPublisher on a KafkaPublisher configured as the bridge's)
+ * claim and acknowledge, EnvelopeCodec, KafkaTargetPublisher on a KafkaProducerClient configured as the bridge's)
  * with a timer around each phase: claim round trip, publishing the batch, waiting for the broker's acks,
  * acknowledge round trip. Then the same parts in a pipelined cycle (the next claim is in flight while the
  * broker acks the current batch; the acknowledge is not waited for before the next publish) to measure
@@ -51,7 +51,7 @@ final class DrainPhaseProbe {
         String target = env.topic(name, "target");
         env.createTopics(6, target);
         try (BenchEnvironment.StoreHandle handle = env.store(env.prefix(name), 1);
-             KafkaPublisher kafka = new KafkaPublisher(env.bootstrap, "bench-probe-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
+             KafkaProducerClient kafka = new KafkaProducerClient(env.bootstrap, "bench-probe-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
             DelayStore store = handle.store();
             KafkaTargetPublisher publisher = new KafkaTargetPublisher(kafka);
             StoreLoader.load(store, "probe.inbound-0-", 0, count, new DueTime.At(0), target, env.payload());

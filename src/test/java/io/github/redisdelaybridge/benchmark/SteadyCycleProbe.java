@@ -4,8 +4,8 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.outbound.KafkaPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
+import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.store.ClaimedBatch;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
@@ -69,7 +69,7 @@ final class SteadyCycleProbe {
         LatencyRecorder sleepOvershootUs = new LatencyRecorder();
         LatencyRecorder perCycle = new LatencyRecorder();
         try (BenchEnvironment.StoreHandle handle = env.store(env.prefix(name), 1);
-             KafkaPublisher kafka = new KafkaPublisher(env.bootstrap, "bench-cycle-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
+             KafkaProducerClient kafka = new KafkaProducerClient(env.bootstrap, "bench-cycle-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
             DelayStore store = handle.store();
             KafkaTargetPublisher publisher = new KafkaTargetPublisher(kafka);
             kafka.publish(target, null, List.of(), new byte[1]).get(30, TimeUnit.SECONDS);

@@ -46,7 +46,8 @@ public final class EmbeddedBridgeLauncher {
             redisUri = "redis://127.0.0.1:" + port;
         }
         createTopics(bootstrap);
-        boolean rabbitMq = rabbitMqAnswers();
+        // BRIDGE_RABBITMQ_ENABLED=false: Kafka only even when a RabbitMQ answers (its queues are shared)
+        boolean rabbitMq = !"false".equalsIgnoreCase(System.getenv("BRIDGE_RABBITMQ_ENABLED")) && rabbitMqAnswers();
 
         Main bridge = BridgeMain.newMain();
         bridge.addOverrideProperty("bridge.kafka.bootstrap-servers", bootstrap);
@@ -55,7 +56,11 @@ public final class EmbeddedBridgeLauncher {
         RedisServer startedRedis = embeddedRedis;
         Thread echo = new Thread(() -> echoArrivals(bootstrap), "example-target-echo");
         echo.setDaemon(true);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // Ctrl-C and SIGTERM stop everything in order here, before the JVM's shutdown hooks run: one of
+        // them (the Kafka test kit's) deletes the broker's log directory, and a broker still running then
+        // fails on every write with ERROR stack traces.
+        Runnable stopAll = () -> {
+            quietKafkaLogging();
             try {
                 bridge.stop();
                 kafka.close();
@@ -65,7 +70,15 @@ public final class EmbeddedBridgeLauncher {
             } catch (Exception e) {
                 System.err.println("while stopping: " + e);
             }
-        }, "embedded-stop"));
+        };
+        for (String signal : List.of("INT", "TERM")) {
+            sun.misc.Signal.handle(new sun.misc.Signal(signal), caught -> {
+                System.out.println("stopping (SIG" + caught.getName() + ")");
+                stopAll.run();
+                System.out.println("stopped");
+                System.exit(0);
+            });
+        }
         bridge.start();
         echo.start();
         if (rabbitMq) {
@@ -93,6 +106,15 @@ public final class EmbeddedBridgeLauncher {
                 """, INBOUND, DEAD_LETTERS, EXAMPLE_TARGET, EXAMPLE_TARGET, EXAMPLE_TARGET)
                         : "RabbitMQ  none answers on 127.0.0.1:5672: Kafka only (bridge.rabbitmq.enabled=false)\n");
         Thread.currentThread().join();
+    }
+
+    /** The stopping broker and the clients talking to it warn about each other; none of it matters any more. */
+    private static void quietKafkaLogging() {
+        for (String name : List.of("kafka", "org.apache.kafka", "state.change.logger")) {
+            if (org.slf4j.LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
+                logger.setLevel(ch.qos.logback.classic.Level.OFF);
+            }
+        }
     }
 
     /** On 9092 when it is free, else on any free port (the address is printed). */

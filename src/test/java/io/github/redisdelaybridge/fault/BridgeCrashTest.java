@@ -37,6 +37,7 @@ class BridgeCrashTest {
         settings.put("bridge.dispatch.batch-size", "250");
         settings.put("bridge.dispatch.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
         settings.put("bridge.lease.duration-ms", "5000");
+        settings.put("bridge.dispatch.publish-timeout-ms", "4000"); // the lease must outlast it
         settings.put("bridge.lease.reap-interval-ms", "1000");
         String inbound = settings.get("bridge.kafka.inbound-topics");
         String target = NAME + ".target";

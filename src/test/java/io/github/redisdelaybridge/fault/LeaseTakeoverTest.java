@@ -34,6 +34,7 @@ class LeaseTakeoverTest {
         LocalRedis.deleteKeys("test-" + NAME);
         Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
         settings.put("bridge.lease.duration-ms", Long.toString(LEASE_MS));
+        settings.put("bridge.dispatch.publish-timeout-ms", Long.toString(LEASE_MS - 1_000)); // the lease must outlast it
         settings.put("bridge.lease.reap-interval-ms", "500");
         settings.put("bridge.dispatch.batch-size", "200");
         String inbound = settings.get("bridge.kafka.inbound-topics");

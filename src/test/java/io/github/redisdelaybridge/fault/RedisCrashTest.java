@@ -35,6 +35,7 @@ class RedisCrashTest {
              KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
             Map<String, String> settings = BridgeInstance.settings(NAME, redis.uri());
             settings.put("bridge.lease.duration-ms", "5000");
+            settings.put("bridge.dispatch.publish-timeout-ms", "4000"); // the lease must outlast it
             settings.put("bridge.lease.reap-interval-ms", "1000");
             settings.put("bridge.redis.command-timeout-ms", "1000");
             String inbound = settings.get("bridge.kafka.inbound-topics");

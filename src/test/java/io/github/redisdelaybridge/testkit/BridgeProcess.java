@@ -20,10 +20,10 @@ public final class BridgeProcess {
         Map<String, String> environment = new LinkedHashMap<>();
         settings.forEach((key, value) -> environment.put(key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'), value));
         int httpPort = FreePorts.next();
-        environment.put("CAMEL_SERVER_PORT", Integer.toString(httpPort));
-        environment.put("CAMEL_MANAGEMENT_PORT", Integer.toString(httpPort));
-        ChildProcess process = ChildProcess.java(name, "io.github.redisdelaybridge.BridgeMain", List.of(), environment).start();
-        process.awaitLog(io.github.redisdelaybridge.BridgeMain.READY, Duration.ofSeconds(60));
+        // -D, not CAMEL_SERVER_PORT: Camel Main ignores environment variables ending in _PORT
+        List<String> jvmOptions = List.of("-Dcamel.server.port=" + httpPort, "-Dcamel.management.port=" + httpPort);
+        ChildProcess process = ChildProcess.java(name, "io.github.redisdelaybridge.BridgeMain", jvmOptions, environment).start();
+        process.awaitLog(io.github.redisdelaybridge.BridgeMain.READY, Duration.ofSeconds(120));
         return process;
     }
 }

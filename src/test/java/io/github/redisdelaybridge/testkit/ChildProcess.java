@@ -107,6 +107,16 @@ public final class ChildProcess implements AutoCloseable {
         signal("CONT");
     }
 
+    /** SIGINT, as Ctrl-C in a terminal sends. */
+    public void interrupt() throws IOException, InterruptedException {
+        signal("INT");
+    }
+
+    /** Waits for the process to end; its exit code, or null if it still runs after {@code timeout}. */
+    public Integer awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
     private void signal(String signal) throws IOException, InterruptedException {
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
     }

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.outbound.client;
 
 /** RabbitMQ did not take a message: it returned it as unroutable, nacked it, or closed the channel over it. */
 public final class RabbitMqPublishException extends Exception {

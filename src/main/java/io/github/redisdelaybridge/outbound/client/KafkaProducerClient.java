@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.outbound.client;
 
 import io.github.redisdelaybridge.message.MessageHeader;
 import java.time.Duration;
@@ -17,7 +17,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Publishes raw records to Kafka and reports the broker's acknowledgement as a future. The producer is
+ * The bridge's Kafka client: publishes raw records (topic, key, headers, body) and reports the broker's
+ * acknowledgement as a future. It knows nothing of envelopes or targets: {@code KafkaTargetPublisher}
+ * and the Kafka dead-letter channel build their records and hand them to it. The producer is
  * idempotent with acks=all, so a completed future means every in-sync replica has the record, and
  * retries inside the producer never duplicate or reorder it.
  *
@@ -25,14 +27,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * such a topic is remembered as missing for a short while so that a batch of messages for it fails
  * fast instead of blocking the dispatcher once per message.
  */
-public final class KafkaPublisher implements AutoCloseable {
+public final class KafkaProducerClient implements AutoCloseable {
 
     private static final long MISSING_TOPIC_MEMORY_MS = 5_000;
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final Map<String, Long> missingTopicsUntil = new ConcurrentHashMap<>();
 
-    public KafkaPublisher(String bootstrapServers, String clientId, Map<String, Object> overrides) {
+    public KafkaProducerClient(String bootstrapServers, String clientId, Map<String, Object> overrides) {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);

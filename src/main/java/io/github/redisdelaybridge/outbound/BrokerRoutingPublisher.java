@@ -4,21 +4,21 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Target;
 import java.util.concurrent.CompletableFuture;
 
-/** Picks the publisher for a target's broker. */
-public final class Publishers implements Publisher {
+/** The publisher the dispatcher calls: hands each message to the target publisher of its target's broker. */
+public final class BrokerRoutingPublisher implements TargetPublisher {
 
-    private final Publisher kafka;
-    private final Publisher rabbitMq;
+    private final TargetPublisher kafka;
+    private final TargetPublisher rabbitMq;
 
     /** Either may be null when that broker is not configured; a message for it then fails to publish. */
-    public Publishers(Publisher kafka, Publisher rabbitMq) {
+    public BrokerRoutingPublisher(TargetPublisher kafka, TargetPublisher rabbitMq) {
         this.kafka = kafka;
         this.rabbitMq = rabbitMq;
     }
 
     @Override
     public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
-        Publisher publisher = target instanceof Target.Kafka ? kafka : rabbitMq;
+        TargetPublisher publisher = target instanceof Target.Kafka ? kafka : rabbitMq;
         if (publisher == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("no publisher configured for " + target.uri()));
         }

@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.outbound;
+package io.github.redisdelaybridge.outbound.client;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -20,12 +20,17 @@ import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * Publishes to RabbitMQ and reports the broker's verdict as a future. A future succeeds only when the
- * broker confirmed (basic.ack) a message that it could route; it fails when the message is returned as
- * unroutable (published mandatory), nacked, or lost with its channel or connection (for instance on a
- * missing exchange, which closes the channel with 404). camel-spring-rabbitmq's confirms cannot tell
- * these apart reliably, and Spring's RabbitTemplate correlates returns through two headers of its own
- * that would reach every consumer, so this uses the RabbitMQ client directly:
+ * The bridge's RabbitMQ client: publishes raw messages (exchange, routing key, properties, body) with
+ * publisher confirms and reports the broker's verdict as a future. It knows nothing of envelopes or
+ * targets: {@code RabbitMqTargetPublisher} and the RabbitMQ dead-letter channel build their messages and
+ * hand them to it.
+ *
+ * <p>A future succeeds only when the broker confirmed (basic.ack) a message that it could route; it
+ * fails when the message is returned as unroutable (published mandatory), nacked, or lost with its
+ * channel or connection (for instance on a missing exchange, which closes the channel with 404).
+ * camel-spring-rabbitmq's confirms cannot tell these apart reliably, and Spring's RabbitTemplate
+ * correlates returns through two headers of its own that would reach every consumer, so this uses the
+ * RabbitMQ client library directly:
  * <ul>
  *   <li>one channel in confirm mode; each publish is remembered under its sequence number until its
  *       ack or nack (a multiple ack settles every earlier one);</li>
@@ -41,7 +46,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * </ul>
  * Publishing is serialized (one channel); confirms arrive asynchronously, so a batch is still pipelined.
  */
-public final class RabbitMqPublisher implements AutoCloseable {
+public final class RabbitMqConfirmingClient implements AutoCloseable {
 
     static final long VERIFIED_EXCHANGE_MEMORY_MS = 10_000;
     private static final long RECONNECT_PAUSE_MS = 1_000;
@@ -57,7 +62,7 @@ public final class RabbitMqPublisher implements AutoCloseable {
     private boolean closed;
 
     /** {@code factory}: host, port, credentials and virtual host; automatic recovery is turned off here. */
-    public RabbitMqPublisher(ConnectionFactory factory, String connectionName) {
+    public RabbitMqConfirmingClient(ConnectionFactory factory, String connectionName) {
         this.factory = factory;
         this.connectionName = connectionName;
         factory.setAutomaticRecoveryEnabled(false);

@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# The redis-delay-bridge image: built from this source tree with Maven, run on a Java 17 JRE as a non-root
+# user. Every setting comes from environment variables (bridge.redis.uri -> BRIDGE_REDIS_URI, see
+# docs/deployment.md), JVM options from JAVA_OPTS.
+#   docker build -t redis-delay-bridge .
+#   docker run -p 8080:8080 -e BRIDGE_REDIS_URI=redis://redis:6379 -e BRIDGE_KAFKA_BOOTSTRAP_SERVERS=kafka:9092 redis-delay-bridge
+# DockerfileTest and DockerfileCopiesIT check this file against the build and the bridge's settings.
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /build
+COPY pom.xml ./
+COPY src ./src
+COPY bin ./bin
+COPY config ./config
+COPY routes ./routes
+COPY docs ./docs
+COPY README.md ./
+# the distribution, unpacked in target/redis-delay-bridge/ (the tests are not compiled here: CI runs them)
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true package
+
+FROM eclipse-temurin:17-jre
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends curl \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 bridge \
+    && useradd --system --uid 10001 --gid bridge --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin bridge
+# owned by root, read-only for the bridge: it writes nothing but temporary files (/tmp)
+COPY --from=build /build/target/redis-delay-bridge/ /opt/redis-delay-bridge/
+# BRIDGE_HOME: config/ and routes/ of this install (the start script would find them anyway).
+# CAMEL_SERVER_HOST: the HTTP server (health, metrics, admin API) on every interface of the container.
+# JAVA_OPTS: G1 with a 10 ms pause goal, as bin/redis-delay-bridge has by default (a GC pause is lateness
+# for every message due during it); the heap sized from the container's memory limit; a JVM out of
+# memory exits, so that the orchestrator restarts it (leases return its claimed messages).
+ENV BRIDGE_HOME=/opt/redis-delay-bridge \
+    CAMEL_SERVER_HOST=0.0.0.0 \
+    JAVA_OPTS="-XX:+UseG1GC -XX:MaxGCPauseMillis=10 -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+USER 10001:10001
+WORKDIR /opt/redis-delay-bridge
+# camel.server.port: health (/observe/health, /live, /ready), metrics (/observe/metrics), admin API (/api)
+EXPOSE 8080
+# ready = every route started, the Kafka consumers connected and Redis answering a PING
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+    CMD curl -fsS -o /dev/null http://127.0.0.1:8080/observe/health/ready || exit 1
+# exec form, and the script execs java: the JVM is PID 1, so the SIGTERM of `docker stop` reaches it and the
+# bridge stops gracefully (within camel.main.shutdown-timeout; give it a longer stop timeout)
+ENTRYPOINT ["/opt/redis-delay-bridge/bin/redis-delay-bridge"]

@@ -1,0 +1,48 @@
+package io.github.redisdelaybridge.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.BridgeMain;
+import io.github.redisdelaybridge.testkit.ChildProcess;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bridge process (BridgeMain, configured through environment variables as an operator would) stops a
+ * start with bad configuration: exit code 2, one line per problem, no stack trace, before it connects to
+ * anything.
+ */
+class InvalidConfigurationExitTest {
+
+    @Test
+    void unknownVariableAndShortLeaseExitWithOneLineEach() throws Exception {
+        String log = exits("invalid-config-keys", Map.of("BRIDGE_KAFKA_DEFAULT_TARGET", "delay.inbound=kafka:out",
+                "BRIDGE_LEASE_DURATION_MS", "1000"));
+
+        assertThat(log).contains("redis-delay-bridge: configuration: unknown environment variable BRIDGE_KAFKA_DEFAULT_TARGET:"
+                + " did you mean BRIDGE_KAFKA_DEFAULT_TARGETS (bridge.kafka.default-targets)?\n");
+        assertThat(log).contains("redis-delay-bridge: configuration: bridge.lease.duration-ms (1000) must be greater than"
+                + " bridge.dispatch.publish-timeout-ms (20000)");
+    }
+
+    @Test
+    void aDefaultTargetTypoExitsInsteadOfDeadLetteringEveryMessage() throws Exception {
+        String log = exits("invalid-config-target", Map.of("BRIDGE_KAFKA_DEFAULT_TARGETS", "delay.inbound=kafak:orders"));
+
+        assertThat(log).contains("redis-delay-bridge: configuration: bridge.kafka.default-targets: delay.inbound=kafak:orders:"
+                + " 'kafak:orders' names no known broker");
+    }
+
+    private static String exits(String name, Map<String, String> environment) throws Exception {
+        try (ChildProcess bridge = ChildProcess.java(name, BridgeMain.class.getName(), List.of(), environment).start()) {
+            Integer exitCode = bridge.awaitExit(Duration.ofSeconds(120));
+            String log = bridge.logText();
+            assertThat(exitCode).as("exit code; output:%n%s", log).isEqualTo(2);
+            assertThat(log).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(BridgeMain.READY);
+            assertThat(log.lines().filter(line -> line.startsWith("redis-delay-bridge: configuration:"))).isNotEmpty();
+            return log;
+        }
+    }
+}

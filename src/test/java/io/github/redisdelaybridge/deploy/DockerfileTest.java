@@ -1,0 +1,109 @@
+package io.github.redisdelaybridge.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.deploy.DockerfileModel.Copy;
+import io.github.redisdelaybridge.deploy.DockerfileModel.Stage;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Dockerfile, checked without a Docker engine: a Maven build stage, a Java 17 JRE runtime as a
+ * non-root user, the bridge's HTTP port exposed and health-checked on readiness, short GC pauses, every
+ * variable it sets read by the bridge. That the files the runtime copies from the build exist after
+ * {@code mvn package} is DockerfileCopiesIT's part.
+ */
+class DockerfileTest {
+
+    private final DockerfileModel dockerfile = DockerfileModel.read();
+
+    @Test
+    void buildsWithMavenAndRunsOnAJava17Jre() {
+        assertThat(dockerfile.stages()).hasSizeGreaterThanOrEqualTo(2);
+        Stage build = dockerfile.stages().get(0);
+        assertThat(build.image()).startsWith("maven:").contains("17");
+        assertThat(build.name()).isNotNull();
+        assertThat(build.all("RUN")).anySatisfy(run -> assertThat(run.arguments()).contains("mvn").contains("package"));
+        assertThat(dockerfile.runtime().image()).matches("eclipse-temurin:17[.0-9]*-jre.*");
+    }
+
+    @Test
+    void runtimeRunsAsANonRootUser() {
+        String user = dockerfile.runtime().last("USER").orElseThrow(() -> new AssertionError("no USER")).arguments();
+        String uid = user.split(":")[0];
+        assertThat(uid).as("USER %s: numeric, so that Kubernetes' runAsNonRoot can verify it", user).matches("[0-9]+");
+        assertThat(Integer.parseInt(uid)).isNotZero();
+    }
+
+    @Test
+    void exposesTheBridgesHttpPortAndChecksReadinessOnIt() {
+        int port = BridgeFacts.httpPort();
+        assertThat(dockerfile.runtime().all("EXPOSE")).extracting(i -> i.arguments()).contains(Integer.toString(port));
+
+        URI health = URI.create(dockerfile.healthcheckUrl());
+        assertThat(health.getPort()).isEqualTo(port);
+        assertThat(health.getHost()).isIn("127.0.0.1", "localhost");
+        // that this path answers on the bridge's routes: ProbeEndpointsTest
+        assertThat(health.getPath()).isEqualTo("/observe/health/ready");
+        assertThat(dockerfile.runtime().all("RUN")).as("the HEALTHCHECK's curl is installed")
+                .anySatisfy(run -> assertThat(run.arguments()).contains("install").contains("curl"));
+    }
+
+    @Test
+    void startsTheDistributionsScriptInExecForm() {
+        String entrypoint = dockerfile.runtime().last("ENTRYPOINT").orElseThrow(() -> new AssertionError("no ENTRYPOINT")).arguments();
+        assertThat(entrypoint).as("exec form: the JVM gets docker stop's SIGTERM").startsWith("[").endsWith("]");
+        assertThat(entrypoint).contains("/bin/redis-delay-bridge");
+        String home = DockerfileModel.environment(dockerfile.runtime()).get("BRIDGE_HOME");
+        assertThat(entrypoint).contains(home + "/bin/");
+        assertThat(DockerfileModel.copies(dockerfile.runtime())).anySatisfy(copy -> assertThat(copy.destination()).startsWith(home));
+    }
+
+    @Test
+    void everyVariableItSetsIsReadByTheBridge() {
+        Map<String, String> environment = DockerfileModel.environment(dockerfile.runtime());
+        assertThat(environment).isNotEmpty();
+        environment.keySet().forEach(name -> assertThat(BridgeFacts.whyNotRead(name)).as(name).isNull());
+    }
+
+    @Test
+    void jvmOptionsAskForShortGcPauses() {
+        String javaOpts = DockerfileModel.environment(dockerfile.runtime()).get("JAVA_OPTS");
+        assertThat(javaOpts).contains("-XX:+UseG1GC").contains("-XX:MaxGCPauseMillis=10").contains("-XX:MaxRAMPercentage=");
+    }
+
+    @Test
+    void everyFileTheBuildStageCopiesIsInTheRepositoryAndNotDockerIgnored() throws IOException {
+        List<String> ignored = Files.readAllLines(Path.of(".dockerignore")).stream()
+                .map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+        for (Stage stage : dockerfile.stages()) {
+            for (Copy copy : DockerfileModel.copies(stage)) {
+                if (copy.from() != null) {
+                    continue;
+                }
+                for (String source : copy.sources()) {
+                    Path path = Path.of(source);
+                    assertThat(path).as("COPY %s", source).exists();
+                    for (String pattern : ignored) {
+                        assertThat(FileSystems.getDefault().getPathMatcher("glob:" + pattern).matches(path.normalize()))
+                                .as("COPY %s is excluded by .dockerignore's %s", source, pattern).isFalse();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theRuntimeCopiesTheDistributionFromTheBuildStage() {
+        List<Copy> fromBuild = DockerfileModel.copies(dockerfile.runtime()).stream().filter(c -> c.from() != null).toList();
+        assertThat(fromBuild).isNotEmpty();
+        fromBuild.forEach(copy -> assertThat(dockerfile.stage(copy.from())).isNotNull());
+        assertThat(fromBuild).anySatisfy(copy -> assertThat(copy.sources()).anySatisfy(s -> assertThat(s).endsWith("target/redis-delay-bridge/")));
+    }
+}

@@ -1,0 +1,129 @@
+package io.github.redisdelaybridge.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.FreePorts;
+import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** bin/publish's tool: usage, bad options, a missing broker reported in one line within seconds, and what it sends. */
+class DelayedMessagePublisherTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void helpPrintsUsageAndPublishesNothing() {
+        assertThat(run("--help")).isEqualTo(0);
+
+        assertThat(out()).startsWith("Usage: publish [options] [BODY]").contains("--delay MS").contains("--rabbitmq ADDRESS")
+                .contains("--timeout MS");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void badOptionsAreOneLineAndExit2() {
+        assertThat(run("--dealy", "5000", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: unknown option '--dealy' (see --help)\n");
+
+        err.reset();
+        assertThat(run("--delay")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: --delay needs a value (see --help)\n");
+
+        err.reset();
+        assertThat(run("hello", "world")).isEqualTo(2);
+        assertThat(err()).contains("one body only");
+    }
+
+    @Test
+    void noKafkaBrokerFailsWithinSecondsInOneLine() {
+        long started = System.nanoTime();
+
+        int exit = run("--bootstrap", "127.0.0.1:" + FreePorts.next(), "--delay", "5000", "--target", "kafka:x", "hi");
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(err()).startsWith("publish: no Kafka broker answers at 127.0.0.1:").endsWith(")\n").hasLineCount(1);
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void noRabbitMqBrokerFailsWithinSecondsInOneLine() {
+        long started = System.nanoTime();
+
+        int exit = run("--rabbitmq", "127.0.0.1:" + FreePorts.next(), "--delay", "5000", "hi");
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(err()).startsWith("publish: no RabbitMQ broker answers at 127.0.0.1:").hasLineCount(1);
+    }
+
+    @Test
+    void publishesToKafkaWithTheDelayHeaders() {
+        String topic = "publisher-tool.inbound";
+        try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
+            kafka.createTopics(1, topic);
+
+            int exit = run("--bootstrap", EmbeddedKafka.bootstrapServers(), "--topic", topic, "--delay", "5000",
+                    "--target", "kafka:out", "--id", "order-42", "--key", "k", "--header", "trace=t-1", "hello");
+
+            assertThat(exit).as(err()).isEqualTo(0);
+            assertThat(out()).startsWith("sent to " + topic + "/0@");
+            KafkaTestClient.Received received = kafka.consume(topic, 1, Duration.ofSeconds(30)).get(0);
+            assertThat(received.record().value()).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
+            assertThat(received.record().key()).isEqualTo("k".getBytes(StandardCharsets.UTF_8));
+            assertThat(received.header("x-delay")).isEqualTo("5000");
+            assertThat(received.header("x-target")).isEqualTo("kafka:out");
+            assertThat(received.header("x-message-id")).isEqualTo("order-42");
+            assertThat(received.header("trace")).isEqualTo("t-1");
+        }
+    }
+
+    @Test
+    void publishesToARabbitMqQueueWithAnIntegerDelay() {
+        String queue = "publisher-tool.inbound";
+        try (RabbitMqTestClient rabbitMq = new RabbitMqTestClient()) {
+            rabbitMq.declareQueue(queue);
+            try {
+                int exit = run("--rabbitmq", RabbitMqTestClient.HOST + ":" + RabbitMqTestClient.PORT, "--queue", queue,
+                        "--delay", "1500", "--target", "rabbitmq:/out", "hello");
+
+                assertThat(exit).as(err()).isEqualTo(0);
+                List<RabbitMqTestClient.Received> received = rabbitMq.consume(queue, 1, Duration.ofSeconds(10));
+                assertThat(received).hasSize(1);
+                assertThat(received.get(0).header("x-delay")).isEqualTo(1500);
+                assertThat(received.get(0).headerText("x-target")).isEqualTo("rabbitmq:/out");
+                assertThat(received.get(0).body()).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
+            } finally {
+                rabbitMq.deleteQueue(queue);
+            }
+        }
+    }
+
+    @Test
+    void aMessageNoQueueTakesIsReportedNotSent() {
+        int exit = run("--rabbitmq", RabbitMqTestClient.HOST, "--queue", "publisher-tool.no-such-queue", "--delay", "1", "x");
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err()).contains("returned the message: NO_ROUTE (312)").hasLineCount(1);
+    }
+
+    private int run(String... args) {
+        return DelayedMessagePublisher.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}
