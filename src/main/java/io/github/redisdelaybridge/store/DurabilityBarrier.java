@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Holds a batch's upstream acknowledgement until Redis has made its writes as durable as promised
@@ -163,7 +164,17 @@ public final class DurabilityBarrier {
             }));
         }
         CompletableFuture<String> after = identity(master);
-        return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).thenCombine(after, (ok, identity) -> identity.equals(post.identity()));
+        // a changed connection answers false even when its wait failed: no wait on it can ever confirm the batch's writes
+        return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).handle((ok, failure) -> failure)
+                .thenCombine(after, (failure, identity) -> {
+                    if (!identity.equals(post.identity())) {
+                        return false;
+                    }
+                    if (failure != null) {
+                        throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+                    }
+                    return true;
+                });
     }
 
     /** The connections a batch's writes go through, noted before the writes. */

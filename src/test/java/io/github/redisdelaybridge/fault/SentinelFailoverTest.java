@@ -98,10 +98,13 @@ class SentinelFailoverTest {
                 kafka.sendAndWait(inbound, null, "warm".getBytes(), Map.of("x-delay", "0", "x-target", "kafka:" + target, "x-message-id", "warm"));
                 collector.awaitDistinct(1, Received::messageId, Duration.ofSeconds(30));
 
-                // the master takes the write, the frozen replica never gets it: the batch stays unacknowledged
+                // the master takes the write, the replica never gets it (frozen, and its link cut first, so that nothing
+                // is left in its socket buffer to read on waking): the batch stays unacknowledged
                 redis.replica().freeze();
+                assertThat(RedisSentinelGroup.cli(redis.master().port(), "CLIENT", "KILL", "TYPE", "replica").strip()).isEqualTo("1");
+                // due well after the failover, so that the old master cannot deliver it before it dies
                 kafka.sendAndWait(inbound, null, "only on the old master".getBytes(),
-                        Map.of("x-delay", "1000", "x-target", "kafka:" + target, "x-message-id", "unconfirmed"));
+                        Map.of("x-delay", "25000", "x-target", "kafka:" + target, "x-message-id", "unconfirmed"));
                 Thread.sleep(2_000);
                 redis.master().crash();
                 redis.replica().thaw();
@@ -109,7 +112,7 @@ class SentinelFailoverTest {
                 redis.master().start();
 
                 // acknowledged on the old master's word, the message would be gone now; held, it is stored again and delivered
-                collector.awaitDistinct(2, Received::messageId, Duration.ofSeconds(60));
+                collector.awaitDistinct(2, Received::messageId, Duration.ofSeconds(90));
                 assertThat(collector.received()).extracting(Received::messageId).contains("unconfirmed");
             }
         }

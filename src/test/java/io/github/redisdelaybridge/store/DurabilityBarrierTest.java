@@ -26,8 +26,11 @@ class DurabilityBarrierTest {
 
     @BeforeAll
     static void startMasterAndReplica() throws Exception {
-        master = new RedisServerProcess("barrier-master", false).start();
-        replica = new RedisServerProcess("barrier-replica", false).replicaOf(master).start();
+        // assigned before start, so that @AfterAll stops them even when a start fails
+        master = new RedisServerProcess("barrier-master", false);
+        replica = new RedisServerProcess("barrier-replica", false).replicaOf(master);
+        master.start();
+        replica.start();
         redis = new RedisConnection(master.uri(), Duration.ofSeconds(5));
         // the replica must be in sync before the first WAIT (a loaded machine may take seconds)
         for (int i = 0; i < 600 && !(redis.async().info("replication").get().contains("connected_slaves:1")
