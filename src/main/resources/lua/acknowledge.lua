@@ -3,7 +3,7 @@
   (as their members) for the dedupe window.
 
   Why it is safe: a message is deleted only if it is still in flight under the caller's lease
-  deadline (its lease token, see claim.lua). An instance that lost its lease (it stalled past the
+  deadline (its lease token, lib/leases). An instance that lost its lease (it stalled past the
   deadline and another instance re-claimed the message, with a later deadline) cannot delete the
   message the other instance is now delivering.
 
@@ -11,6 +11,7 @@
   KEYS[2] payloads       HASH  field = message member, value = envelope bytes
   KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
   KEYS[4] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
+  KEYS[5] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
 
   ARGV[1] dedupe window in ms (0 keeps no delivered record)
   ARGV[2..] pairs: message member (as claim.lua returned it, used as given), lease token (the lease
@@ -19,6 +20,7 @@
   Returns: the number of messages acknowledged (pairs whose lease no longer matched are skipped)
 ]]
 -- @include lib/redisNow
+-- @include lib/leases
 local window = tonumber(ARGV[1])
 local members, tokens = {}, {}
 for i = 2, #ARGV, 2 do
@@ -28,20 +30,17 @@ end
 local acknowledged = 0
 if #members > 0 then
   -- batched commands, as in claim.lua: a few calls per batch instead of five per message
-  local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(members))
-  local settled, records = {}, {}
-  for i = 1, #members do
-    if tonumber(deadlines[i]) == tonumber(tokens[i]) then
-      settled[#settled + 1] = members[i]
-      records[#records + 1] = now
-      records[#records + 1] = members[i]
-    end
+  local settled, records = heldLeases(KEYS[1], members, tokens), {}
+  for _, member in ipairs(settled) do
+    records[#records + 1] = now
+    records[#records + 1] = member
   end
   acknowledged = #settled
   if acknowledged > 0 then
     redis.call('ZREM', KEYS[1], unpack(settled))
     redis.call('HDEL', KEYS[2], unpack(settled))
     redis.call('HDEL', KEYS[3], unpack(settled))
+    redis.call('HDEL', KEYS[5], unpack(settled))
     if window > 0 then redis.call('ZADD', KEYS[4], unpack(records)) end
   end
 end

@@ -4,20 +4,29 @@
   Why it is safe: moving a member from the due set to the in-flight set happens inside one
   script, so two bridge instances can never claim the same message. The lease deadline (its score
   in the in-flight set) is also the lease's token: only a caller that presents it can later
-  acknowledge, reschedule or dead-letter the message. A message whose deadline passes is returned to
-  the due set by reapExpiredLeases.lua, and only from then on can it be claimed again, so a later
-  claim always gets a later deadline than any earlier one (now >= the old deadline, plus a lease > 0):
-  the stalled holder's deadline never matches again. A separate token per claim would cost a hash
-  write per message here and a read per message to settle it, for nothing this does not give.
+  acknowledge, reschedule or dead-letter the message, and a later claim always gets a later
+  deadline (lib/leases: the rule, in one place).
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
   KEYS[4] attempts       HASH  field = message member, value = failed delivery attempts so far
   KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[6] claim records  HASH  field = claimer id, value = "<round> <lease deadline> ...": what that claimer's
+                               latest round leased in this slot (releaseClaim.lua)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
+  ARGV[3] claimer id (a dispatcher's own, random), or empty: nothing recorded
+  ARGV[4] the claimer's round; this call's lease deadline is added to the claimer's record of that round, so
+          that a claimer that never got the answer can give exactly these messages back (releaseClaim.lua)
+
+  The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
+  (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
+  fail comes before the first write: Redis does not undo a script's writes when it fails halfway, so an error
+  reply means nothing was claimed (nothing half-moved: out of the due set but in no lease). A call that records
+  also drops one other claimer's record whose leases have all passed (a dispatcher that stopped), so the hash
+  holds about one record per running dispatcher.
 
   Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }
     now      Redis's current time (epoch ms)
@@ -35,10 +44,11 @@
 -- @include lib/redisNow
 -- @include lib/expandNames
 -- @include lib/memberIds
+-- @include lib/leases
 local codes = nameCodes(KEYS[5])
 local names = namesExpander(codes)
 local ids = memberIds(codes)
-local leaseUntil = now + tonumber(ARGV[2])
+local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil }
 if #due > 0 then
@@ -46,9 +56,12 @@ if #due > 0 then
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
   local members, n = {}, 0
   for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
-  redis.call('ZREM', KEYS[1], unpack(members))
   local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
   local attempts = redis.call('HMGET', KEYS[4], unpack(members))
+  leaseUntil = uniqueLeaseDeadline(KEYS[2], leaseUntil)
+  result[3] = leaseUntil
+  local claimer, round = ARGV[3], ARGV[4]
+  local record = claimer ~= '' and redis.call('HGET', KEYS[6], claimer)
   local leases = {}
   for i = 1, n do
     -- a due member without a payload (evicted, or deleted by hand) is claimed like the others and returned without
@@ -61,7 +74,19 @@ if #due > 0 then
     result[#result + 1] = tonumber(attempts[i] or 0)
     result[#result + 1] = envelopes[i] and names.expand(envelopes[i]) or false
   end
-  if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
+  if #leases > 0 then
+    redis.call('ZADD', KEYS[2], unpack(leases))
+    if claimer ~= '' then
+      local sameRound = record and string.sub(record, 1, #round + 1) == round .. ' '
+      redis.call('HSET', KEYS[6], claimer, (sameRound and record or round) .. ' ' .. leaseUntil)
+      local other = redis.call('HRANDFIELD', KEYS[6])
+      if other and other ~= claimer then
+        local lastDeadline = tonumber(string.match(redis.call('HGET', KEYS[6], other) or '', '(%d+)$'))
+        if not lastDeadline or lastDeadline < now then redis.call('HDEL', KEYS[6], other) end
+      end
+    end
+  end
+  redis.call('ZREM', KEYS[1], unpack(members))
 end
 local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if nextDue[2] then result[2] = tonumber(nextDue[2]) end

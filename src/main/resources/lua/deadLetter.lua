@@ -3,7 +3,7 @@
   same step that removes it from the delivery structures. Called after the dead-letter broker
   channel has acknowledged the message, so it is never only in neither place.
 
-  Why it is safe: only the holder of the lease can do it (a stale instance changes nothing), and the
+  Why it is safe: only the holder of the lease can do it (lib/leases: a stale instance changes nothing), and the
   store is bounded: each call trims at most 100 of the oldest records beyond the count or age limit.
 
   KEYS[1] in-flight set      ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
@@ -11,6 +11,7 @@
   KEYS[3] attempts           HASH  field = message member, value = failed delivery attempts so far
   KEYS[4] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+  KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -22,13 +23,15 @@
 
   Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
 ]]
+-- @include lib/leases
 local member, token, id = ARGV[1], ARGV[2], ARGV[6]
-if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return -1 end
+if not holdsLease(KEYS[1], member, token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
 redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)
+redis.call('HDEL', KEYS[6], member)
 redis.call('HSET', KEYS[4], id, ARGV[3])
 redis.call('ZADD', KEYS[5], now, id)
 trimDeadLetters(KEYS[4], KEYS[5], tonumber(ARGV[4]), tonumber(ARGV[5]), now)

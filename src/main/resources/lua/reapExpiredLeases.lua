@@ -4,8 +4,8 @@
   the same one) will claim them again.
 
   Why it is safe: the message leaves the in-flight set in the same step, so the old claimer's late
-  acknowledge, reschedule or dead letter (checked against its in-flight score, the lease deadline)
-  no longer matches and changes nothing; a new claim gives it a later deadline.
+  acknowledge, reschedule or dead letter (checked against its in-flight score, the lease deadline:
+  lib/leases) no longer matches and changes nothing; a new claim gives it a later deadline.
 
   KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
   KEYS[2] due set        ZSET  member = message member, score = due time (epoch ms)
@@ -16,7 +16,8 @@
   Returns: the number of messages returned to the due set
 ]]
 -- @include lib/redisNow
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+-- @include lib/leases
+local expired = expiredLeases(KEYS[1], now, tonumber(ARGV[1]))
 for _, member in ipairs(expired) do
   redis.call('ZREM', KEYS[1], member)
   redis.call('HINCRBY', KEYS[3], member, 1)

@@ -1,9 +1,10 @@
 --[[
   reschedule: give a claimed message back to the due set, to be tried again later
-  (a failed publish with backoff) or at once (released at shutdown, unpublished).
+  (a failed publish with backoff, already counted by recordFailure.lua; a dead letter the channel
+  refused) or at once (released at shutdown, unpublished).
 
-  Why it is safe: only the holder of the lease can give the message back, so a stale instance
-  cannot reschedule a message another instance has re-claimed.
+  Why it is safe: only the holder of the lease can give the message back (lib/leases), so a stale
+  instance cannot reschedule a message another instance has re-claimed.
 
   KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
   KEYS[2] due set        ZSET  member = message member, score = due time (epoch ms)
@@ -16,8 +17,9 @@
 
   Returns: the attempt count after this call, or -1 if the lease did not match (nothing changed)
 ]]
+-- @include lib/leases
 local member, token = ARGV[1], ARGV[2]
-if tonumber(redis.call('ZSCORE', KEYS[1], member)) ~= tonumber(token) then return -1 end
+if not holdsLease(KEYS[1], member, token) then return -1 end
 -- @include lib/redisNow
 redis.call('ZREM', KEYS[1], member)
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), member)

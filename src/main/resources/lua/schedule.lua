@@ -24,12 +24,13 @@
   ARGV[4..] groups of four per message: message id (stored as its member), mode ("delay" or "at"),
           value (ms), envelope (wire form; stored with its target and origin stem interned)
 
-  Returns: an array with, per message in order, its due time (epoch ms, >= 0) or a negative code:
-    -1 already pending or in flight (not stored again)
-    -2 delivered within the dedupe window (not stored again)
-    -3 due time beyond the maximum delay (not stored)
-    -4 cancelled within the cancel window (not stored: the cancel wins)
-  followed by one last element: Redis's current time (epoch ms).
+  Returns: { result1, result2, ..., now }
+    result   one per message, in order: its due time (epoch ms, >= 0), or a negative code:
+               -1 already pending or in flight (not stored again)
+               -2 delivered within the dedupe window (not stored again)
+               -3 due time beyond the maximum delay (not stored)
+               -4 cancelled within the cancel window (not stored: the cancel wins)
+    now      Redis's current time (epoch ms)
 ]]
 -- @include lib/redisNow
 -- @include lib/internNames

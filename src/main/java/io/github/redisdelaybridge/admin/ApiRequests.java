@@ -166,8 +166,10 @@ final class ApiRequests {
         }
         try {
             if (delay != null) {
-                if (!delay.isNumber()) {
-                    throw ApiException.badRequest("delayMs must be a non-negative number of milliseconds, got " + abbreviate(delay.toString()));
+                // the x-delay header's syntax: whole milliseconds (a JSON number or a string), or an ISO-8601 duration string
+                if (!delay.isNumber() && !delay.isTextual()) {
+                    throw ApiException.badRequest("delayMs must be a whole number of milliseconds or an ISO-8601 duration string such as"
+                            + " \"PT30S\", got " + abbreviate(delay.toString()));
                 }
                 return parser.parseDelay(delay.asText(), DELAY_MS);
             }

@@ -129,7 +129,7 @@ public final class BridgeBeans implements CamelConfiguration {
             throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
         KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
-                Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()));
+                Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()), settings.kafkaAllowTopicAutoCreation());
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
                 ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())

@@ -26,6 +26,7 @@ public record BridgeSettings(
         Map<String, String> defaultTargets,
         String kafkaDeadLetterTopic,
         long kafkaMaxRequestBytes,
+        boolean kafkaAllowTopicAutoCreation,
         long maxDelayMs,
         long maxPayloadBytes,
         List<String> allowedTargets,
@@ -55,6 +56,7 @@ public record BridgeSettings(
                 r.map("bridge.kafka.default-targets"),
                 r.text("bridge.dead-letter.kafka-topic"),
                 r.longValue("bridge.kafka.max-request-bytes"),
+                r.booleanValue("bridge.kafka.allow-topic-auto-creation"),
                 r.longValue("bridge.delay.max-ms"),
                 r.longValue("bridge.payload.max-bytes"),
                 r.list("bridge.targets.allowed"),
@@ -68,12 +70,15 @@ public record BridgeSettings(
                         r.longValue("bridge.dispatch.idle-poll-ms"),
                         r.longValue("bridge.lease.duration-ms"),
                         r.longValue("bridge.dispatch.publish-timeout-ms"),
-                        redisTimeoutMs),
+                        redisTimeoutMs,
+                        r.intValue("bridge.dispatch.max-in-flight-per-target")),
                 new RetryPolicy(
                         r.longValue("bridge.retry.base-ms"),
                         r.doubleValue("bridge.retry.factor"),
                         r.longValue("bridge.retry.max-ms"),
-                        r.intValue("bridge.retry.max-attempts")),
+                        r.longValue("bridge.retry.max-age-ms"),
+                        // a bound by count, kept for deployments that set it; retries are bounded by max-age-ms
+                        r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs));

@@ -8,9 +8,11 @@ import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.ClaimedMessage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** The dead letters of claimed messages that will not be delivered: what they carry and the reason they give. */
 final class DeadLetterRecords {
@@ -18,13 +20,32 @@ final class DeadLetterRecords {
     private DeadLetterRecords() {
     }
 
-    /** A readable message whose publishes kept failing: the message as stored, with its target as a header. */
-    static DeadLetter publishFailed(ClaimedMessage message, int attempts, Throwable lastFailure) {
+    /** The broker refused the message for a reason retrying cannot fix: dead-lettered at its first failure. */
+    static DeadLetter permanentFailure(ClaimedMessage message, int attempts, Throwable failure) {
+        return publishFailed(message, attempts, target -> "publishing to " + target + " failed permanently, not retried: "
+                + Failures.rootMessage(failure));
+    }
+
+    /** Its publishes kept failing for longer than {@code bridge.retry.max-age-ms}. */
+    static DeadLetter failingTooLong(ClaimedMessage message, int attempts, long failingForMs, long failingSince, long maxAgeMs,
+                                     Throwable lastFailure) {
+        return publishFailed(message, attempts, target -> "publishing to " + target + " has been failing for " + failingForMs
+                + " ms (since " + Instant.ofEpochMilli(failingSince) + ", " + attempts + " attempts), longer than bridge.retry.max-age-ms ("
+                + maxAgeMs + " ms); last error: " + Failures.rootMessage(lastFailure));
+    }
+
+    /** Its publishes failed {@code bridge.retry.max-attempts} times (a bound by count, when one is set). */
+    static DeadLetter attemptsExhausted(ClaimedMessage message, int attempts, Throwable lastFailure) {
+        return publishFailed(message, attempts, target -> "publishing to " + target + " failed " + attempts
+                + " times (bridge.retry.max-attempts); last error: " + Failures.rootMessage(lastFailure));
+    }
+
+    /** A readable message that will not be published: the message as stored, with its target as a header. */
+    private static DeadLetter publishFailed(ClaimedMessage message, int attempts, Function<String, String> detail) {
         Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
         List<MessageHeader> headers = new ArrayList<>(envelope.headers());
         headers.add(MessageHeader.text(HeaderNames.TARGET, envelope.target()));
-        return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED,
-                "publishing to " + envelope.target() + " failed " + attempts + " times; last error: " + Failures.rootMessage(lastFailure),
+        return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED, detail.apply(envelope.target()),
                 envelope.origin(), envelope.target(), attempts, envelope.key(), headers, envelope.properties(), envelope.body());
     }
 

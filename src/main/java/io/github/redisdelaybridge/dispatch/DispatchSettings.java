@@ -8,8 +8,11 @@ package io.github.redisdelaybridge.dispatch;
  * @param leaseMs          how long a claim is held before another instance may take it back (at least 1)
  * @param publishTimeoutMs how long to wait for a broker acknowledgement before counting a failure
  * @param redisTimeoutMs   how long to wait for a Redis script before counting a failure
+ * @param maxInFlightPerTarget messages one target may have in flight while its broker is not answering (a blocked or
+ *                         stalled target); a target whose broker keeps answering is bounded by {@code maxInFlight} only
  */
-public record DispatchSettings(int batchSize, int maxInFlight, long idlePollMs, long leaseMs, long publishTimeoutMs, long redisTimeoutMs) {
+public record DispatchSettings(int batchSize, int maxInFlight, long idlePollMs, long leaseMs, long publishTimeoutMs, long redisTimeoutMs,
+                               int maxInFlightPerTarget) {
 
     public DispatchSettings {
         if (leaseMs < 1) {

@@ -37,7 +37,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.stopping = stopping;
         this.claimer = new DueMessageClaimer(store, settings);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
-                settings.publishTimeoutMs(), metrics, wakeSignal::signal);
+                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), metrics, wakeSignal::signal);
         metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", delivery::inFlight);
     }
 

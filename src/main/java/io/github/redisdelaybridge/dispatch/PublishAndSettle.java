@@ -6,29 +6,48 @@ import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
+import io.github.redisdelaybridge.outbound.client.BrokerBlockedException;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes a claimed batch (in due order) and settles it in Redis once every publish completed: the
- * delivered ones acknowledged per slot, each failed one retried or dead-lettered. Settling runs on a thread
- * of its own, so the dispatch loop only claims and hands over, and a slow target never holds up the loop.
+ * Publishes claimed messages and settles each in Redis once its broker answered: the delivered ones acknowledged
+ * (grouped per slot, whatever has completed by then), each failed one retried or dead-lettered, each one that was
+ * not sent given back for later.
+ *
+ * <p>Nothing here waits on a broker on the dispatch loop's thread: publish calls run on the lane of their broker
+ * ({@link PublishLanes}), settling on a thread of its own. Messages settle one by one, not per claimed batch, so a
+ * slow target holds up only its own messages, never the acknowledgement of a batch's other messages; and a target
+ * that stops answering gets at most {@code bridge.dispatch.max-in-flight-per-target} messages ({@link TargetLoad}).
+ * A message not sent ({@link NotSentException}: its broker blocks publishing, its target is at that bound, or it
+ * waited for its lane past the publish timeout) goes back to the due set with a delay that grows with how long the
+ * cause has held (1 to 30 s), and no attempt counted.
  */
 final class PublishAndSettle implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PublishAndSettle.class);
+    private static final long MIN_DEFER_MS = 1_000;
+    private static final long MAX_DEFER_MS = 30_000;
+    private static final long LOG_DEFERRALS_EVERY_MS = 10_000;
 
     private final DelayStore store;
     private final TargetPublisher publisher;
@@ -36,52 +55,92 @@ final class PublishAndSettle implements AutoCloseable {
     private final long publishTimeoutMs;
     private final BridgeMetrics metrics;
     private final Runnable onSettled;
+    private final TargetLoad load;
+    private final PublishLanes lanes = new PublishLanes();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Publish> answered = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private final AtomicLong deferralsSinceLog = new AtomicLong();
+    private volatile long lastDeferralLogAt;
     private final ExecutorService settler = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "dispatch-settler");
         thread.setDaemon(true);
         return thread;
     });
 
-    /** @param onSettled called after each batch is settled (or failed to settle): room in flight has been freed */
-    PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, BridgeMetrics metrics,
-                     Runnable onSettled) {
+    /** One claimed message on its way: where it goes and what became of it. */
+    private static final class Publish {
+        final ClaimedMessage message;
+        final Envelope envelope;
+        final Target target;
+        final CompletableFuture<Void> outcome = new CompletableFuture<>();
+        volatile boolean sent;
+        volatile Throwable failure;
+        boolean admitted;
+
+        Publish(ClaimedMessage message, Envelope envelope, Target target) {
+            this.message = message;
+            this.envelope = envelope;
+            this.target = target;
+        }
+    }
+
+    /**
+     * @param maxInFlightPerTarget messages a target that is not answering may have in flight ({@link TargetLoad})
+     * @param onSettled            called after messages are settled (or failed to settle): room in flight has been freed
+     */
+    PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
+                     BridgeMetrics metrics, Runnable onSettled) {
         this.store = store;
         this.publisher = publisher;
         this.failures = failures;
         this.publishTimeoutMs = publishTimeoutMs;
+        this.load = new TargetLoad(maxInFlightPerTarget);
         this.metrics = metrics;
         this.onSettled = onSettled;
     }
 
-    /** Messages published but not yet settled in Redis. */
+    /** Messages handed over and not yet settled in Redis. */
     int inFlight() {
         return inFlight.get();
     }
 
-    /** Starts publishing the batch and returns at once; the batch counts as in flight until it is settled. */
+    /** Hands the messages (in due order) to their brokers' lanes and returns at once; each counts as in flight until settled. */
     void start(List<ClaimedMessage> claimed) {
         inFlight.addAndGet(claimed.size());
-        List<CompletableFuture<Void>> publishes = new ArrayList<>(claimed.size());
+        long now = System.currentTimeMillis();
+        Map<ExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
         for (ClaimedMessage message : claimed) {
-            publishes.add(publish(message).orTimeout(publishTimeoutMs, TimeUnit.MILLISECONDS));
+            Publish publish = prepare(message);
+            publish.outcome.whenComplete((ok, failure) -> answered(publish, failure));
+            if (publish.target == null) {
+                continue; // unreadable: already failed
+            }
+            String target = publish.target.uri();
+            if (!load.admit(target, now)) {
+                publish.outcome.completeExceptionally(new NotSentException("target " + target + " has "
+                        + load.inFlight(target) + " messages in flight and its broker has not answered for "
+                        + (now - load.quietSince(target, now)) + " ms", load.quietSince(target, now)));
+                continue;
+            }
+            publish.admitted = true;
+            publish.outcome.orTimeout(publishTimeoutMs, TimeUnit.MILLISECONDS);
+            byLane.computeIfAbsent(lanes.laneOf(publish.target), lane -> new ArrayList<>()).add(publish);
         }
-        CompletableFuture.allOf(publishes.stream().map(p -> p.exceptionally(failure -> null)).toArray(CompletableFuture[]::new))
-                .thenComposeAsync(allDone -> settle(claimed, publishes), settler)
-                .whenComplete((settled, failure) -> {
-                    if (failure != null) {
-                        // The messages stay in flight; their leases expire and they are delivered again (at-least-once).
-                        LOG.warn("could not settle {} delivered messages in Redis; they are redelivered after their lease expires: {}",
-                                claimed.size(), Failures.rootMessage(failure));
-                    }
-                    inFlight.addAndGet(-claimed.size());
-                    onSettled.run();
-                });
+        byLane.forEach((lane, publishes) -> {
+            try {
+                lane.execute(() -> publishes.forEach(this::publish));
+            } catch (RejectedExecutionException stopped) {
+                publishes.forEach(p -> p.outcome.completeExceptionally(new NotSentException("the bridge is stopping", now)));
+            }
+        });
     }
 
-    private CompletableFuture<Void> publish(ClaimedMessage message) {
+    private static Publish prepare(ClaimedMessage message) {
         if (message.encodedEnvelope() == null) {
-            return CompletableFuture.failedFuture(new PayloadMissingException(message));
+            Publish publish = new Publish(message, null, null);
+            publish.outcome.completeExceptionally(new PayloadMissingException(message));
+            return publish;
         }
         try {
             if (!message.idResolved()) {
@@ -90,35 +149,132 @@ final class PublishAndSettle implements AutoCloseable {
                         + " (was that key deleted or replaced?)");
             }
             Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
-            return publisher.publish(envelope, Target.parse(envelope.target()), message.dueAt());
+            return new Publish(message, envelope, Target.parse(envelope.target()));
         } catch (RuntimeException unreadable) {
-            return CompletableFuture.failedFuture(new UnreadableRecordException(unreadable));
+            Publish publish = new Publish(message, null, null);
+            publish.outcome.completeExceptionally(new UnreadableRecordException(unreadable));
+            return publish;
         }
     }
 
-    private CompletableFuture<Void> settle(List<ClaimedMessage> claimed, List<CompletableFuture<Void>> publishes) {
-        Map<Integer, List<ClaimedMessage>> deliveredBySlot = new TreeMap<>();
-        List<CompletableFuture<?>> settlements = new ArrayList<>();
-        for (int i = 0; i < claimed.size(); i++) {
-            ClaimedMessage message = claimed.get(i);
-            CompletableFuture<Void> publish = publishes.get(i);
-            if (publish.isCompletedExceptionally()) {
-                settlements.add(failures.publishFailed(message, publish.handle((ok, failure) -> failure).join()));
-            } else {
-                deliveredBySlot.computeIfAbsent(message.slot(), s -> new ArrayList<>()).add(message);
+    /** On the broker's lane. */
+    private void publish(Publish publish) {
+        if (publish.outcome.isDone()) {
+            return; // its publish timed out while it waited for the lane
+        }
+        publish.sent = true;
+        try {
+            publisher.publish(publish.envelope, publish.target, publish.message.dueAt()).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    publish.outcome.complete(null);
+                } else {
+                    publish.outcome.completeExceptionally(failure);
+                }
+            });
+        } catch (RuntimeException refused) {
+            publish.outcome.completeExceptionally(refused);
+        }
+    }
+
+    /** Whatever thread completed the publish: queue it for settling. */
+    private void answered(Publish publish, Throwable failure) {
+        Throwable cause = failure == null ? null : Failures.unwrap(failure);
+        publish.failure = cause;
+        if (publish.admitted && notSent(publish) == null && !(cause instanceof TimeoutException)) {
+            load.answered(publish.target.uri(), System.currentTimeMillis());
+        }
+        answered.add(publish);
+        if (drainQueued.compareAndSet(false, true)) {
+            try {
+                settler.execute(this::settleAnswered);
+            } catch (RejectedExecutionException stopped) {
+                drainQueued.set(false);
             }
         }
-        deliveredBySlot.forEach((slot, delivered) -> settlements.add(store.acknowledge(slot, delivered)));
+    }
+
+    /** The reason a failed publish was never sent, or null if it was sent (or succeeded). */
+    private NotSentException notSent(Publish publish) {
+        Throwable failure = publish.failure;
+        if (failure instanceof NotSentException notSent) {
+            return notSent;
+        }
+        if (failure instanceof BrokerBlockedException blocked) {
+            return new NotSentException(blocked.getMessage(), blocked.blockedSinceEpochMs());
+        }
+        if (failure instanceof TimeoutException && !publish.sent) {
+            return new NotSentException("waited " + publishTimeoutMs + " ms for its turn on the " + publish.target.uri()
+                    + " lane, behind a publish that does not return", System.currentTimeMillis() - publishTimeoutMs);
+        }
+        return null;
+    }
+
+    /** On the settler thread: settles everything answered so far. */
+    private void settleAnswered() {
+        drainQueued.set(false);
+        Map<Integer, List<Publish>> deliveredBySlot = new TreeMap<>();
         long now = System.currentTimeMillis();
-        deliveredBySlot.values().forEach(delivered -> {
-            metrics.delivered(delivered.size());
-            delivered.forEach(message -> metrics.lateness(now - message.dueAt()));
+        int delivered = 0;
+        for (Publish publish; (publish = answered.poll()) != null; ) {
+            if (publish.failure == null) {
+                deliveredBySlot.computeIfAbsent(publish.message.slot(), s -> new ArrayList<>()).add(publish);
+                metrics.lateness(now - publish.message.dueAt());
+                delivered++;
+                continue;
+            }
+            Publish failed = publish;
+            NotSentException notSent = notSent(failed);
+            finishWhenSettled(List.of(failed), () -> notSent != null ? giveBack(failed, notSent, now)
+                    : failures.publishFailed(failed.message, failed.failure));
+        }
+        metrics.delivered(delivered);
+        deliveredBySlot.forEach((slot, publishes) -> finishWhenSettled(publishes,
+                () -> store.acknowledge(slot, publishes.stream().map(p -> p.message).toList())));
+    }
+
+    /** Back to the due set, due after a wait that grows with how long the cause has held; no attempt counted. */
+    private CompletableFuture<?> giveBack(Publish publish, NotSentException notSent, long now) {
+        long held = Math.max(0, now - notSent.waitingSinceEpochMs());
+        long deferMs = Math.min(MAX_DEFER_MS, Math.max(MIN_DEFER_MS, held));
+        deferMs = deferMs / 2 + ThreadLocalRandom.current().nextLong(deferMs / 2 + 1);
+        metrics.publishDeferred();
+        long sinceLog = deferralsSinceLog.incrementAndGet();
+        if (now - lastDeferralLogAt >= LOG_DEFERRALS_EVERY_MS) {
+            lastDeferralLogAt = now;
+            deferralsSinceLog.set(0);
+            LOG.warn("{} message(s) not sent and given back to Redis for later, no attempt counted (logged at most every {} s);"
+                    + " latest: {} for {}, retried in {} ms: {}", sinceLog, LOG_DEFERRALS_EVERY_MS / 1000, publish.message.messageId(),
+                    publish.target.uri(), deferMs, notSent.getMessage());
+        }
+        return store.reschedule(publish.message, deferMs, false);
+    }
+
+    private void finishWhenSettled(List<Publish> publishes, java.util.function.Supplier<CompletableFuture<?>> settlement) {
+        CompletableFuture<?> settled;
+        try {
+            settled = settlement.get();
+        } catch (RuntimeException e) {
+            settled = CompletableFuture.failedFuture(e);
+        }
+        settled.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                // The messages stay in flight in Redis; their leases expire and they are delivered again (at-least-once).
+                LOG.warn("could not settle {} messages in Redis; they are redelivered after their lease expires: {}",
+                        publishes.size(), Failures.rootMessage(failure));
+            }
+            for (Publish publish : publishes) {
+                if (publish.admitted) {
+                    load.release(publish.target.uri());
+                }
+            }
+            inFlight.addAndGet(-publishes.size());
+            onSettled.run();
         });
-        return CompletableFuture.allOf(settlements.toArray(CompletableFuture[]::new));
     }
 
     @Override
     public void close() {
+        lanes.close();
         settler.shutdown();
     }
 }

@@ -4,16 +4,21 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.outbound.PublishFailures;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.RecordedFailure;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What happens to a claimed message whose publish failed: rescheduled with backoff, or dead-lettered when
- * its retries are exhausted or its record cannot be read. Either way it leaves the in-flight set only
- * through a script that checks its lease, and a dead letter that cannot be recorded is retried later.
+ * What happens to a claimed message whose publish failed. A permanent failure ({@link PublishFailures}: unroutable, too
+ * large, not allowed by the broker) or an unreadable record is dead-lettered at once. Any other failure is counted in Redis,
+ * which also says how long the message has been failing; it is rescheduled with backoff until that age passes
+ * {@code bridge.retry.max-age-ms} (or the optional {@code bridge.retry.max-attempts}), then dead-lettered as
+ * {@code publish-failed}. Either way the message leaves the in-flight set only through a script that checks its lease, and
+ * a dead letter that cannot be recorded is retried later.
  */
 final class RetryOrDeadLetter {
 
@@ -23,6 +28,7 @@ final class RetryOrDeadLetter {
     private final DeadLetters deadLetters;
     private final RetryPolicy retryPolicy;
     private final BridgeMetrics metrics;
+    private final RetryWarnings retryWarnings = new RetryWarnings();
 
     RetryOrDeadLetter(DelayStore store, DeadLetters deadLetters, RetryPolicy retryPolicy, BridgeMetrics metrics) {
         this.store = store;
@@ -35,17 +41,38 @@ final class RetryOrDeadLetter {
     CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
-        boolean payloadMissing = Failures.unwrap(failure) instanceof PayloadMissingException;
-        boolean unreadable = payloadMissing || Failures.unwrap(failure) instanceof UnreadableRecordException;
-        if (!unreadable && !retryPolicy.exhausted(failedAttempts)) {
-            long backoff = retryPolicy.backoffMs(failedAttempts);
-            LOG.warn("publishing {} failed (attempt {} of {}), retrying in {} ms: {}", message.messageId(), failedAttempts,
-                    retryPolicy.maxAttempts(), backoff, Failures.rootMessage(failure));
-            return store.reschedule(message, backoff, true);
+        if (Failures.unwrap(failure) instanceof PayloadMissingException) {
+            return deadLetter(message, DeadLetterRecords.payloadMissing(message), failedAttempts);
         }
-        DeadLetter deadLetter = payloadMissing ? DeadLetterRecords.payloadMissing(message)
-                : unreadable ? DeadLetterRecords.corruptEnvelope(message, failure)
-                : DeadLetterRecords.publishFailed(message, failedAttempts, failure);
+        if (Failures.unwrap(failure) instanceof UnreadableRecordException) {
+            return deadLetter(message, DeadLetterRecords.corruptEnvelope(message, failure), failedAttempts);
+        }
+        if (PublishFailures.isPermanent(failure)) {
+            return deadLetter(message, DeadLetterRecords.permanentFailure(message, failedAttempts, failure), failedAttempts);
+        }
+        if (retryPolicy.exhausted(failedAttempts)) {
+            return deadLetter(message, DeadLetterRecords.attemptsExhausted(message, failedAttempts, failure), failedAttempts);
+        }
+        return store.recordFailure(message).thenCompose(recorded -> retryOrGiveUp(message, recorded, failure));
+    }
+
+    private CompletableFuture<?> retryOrGiveUp(ClaimedMessage message, RecordedFailure recorded, Throwable failure) {
+        if (recorded.leaseLost()) {
+            // its lease expired and it went back to the due set: whoever claims it next decides
+            LOG.debug("publishing {} failed after its lease expired; it is delivered again", message.messageId());
+            return CompletableFuture.completedFuture(null);
+        }
+        if (retryPolicy.tooOld(recorded.failingForMs())) {
+            return deadLetter(message, DeadLetterRecords.failingTooLong(message, recorded.attempts(), recorded.failingForMs(),
+                    recorded.failingSince(), retryPolicy.maxAgeMs(), failure), recorded.attempts());
+        }
+        long backoff = retryPolicy.backoffMs(recorded.attempts());
+        retryWarnings.retrying(message.messageId(), recorded.attempts(), recorded.failingForMs(), backoff, failure);
+        // counted by recordFailure already
+        return store.reschedule(message, backoff, false);
+    }
+
+    private CompletableFuture<?> deadLetter(ClaimedMessage message, DeadLetter deadLetter, int failedAttempts) {
         LOG.error("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
         metrics.deadLettered(deadLetter.reason());
         return deadLetters.recordUndeliverable(message, deadLetter)

@@ -3,21 +3,25 @@ package io.github.redisdelaybridge.inbound;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.HeaderNames;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
 /**
- * Parses {@code x-delay} and {@code x-deliver-at} text. Fractions of a millisecond are rounded up,
- * never down: a message may be a fraction late, never early.
+ * Parses {@code x-delay} and {@code x-deliver-at} text. A delay is a whole number of milliseconds or an ISO-8601
+ * duration ({@code PT30S}, {@code PT1.5S}, {@code P1D}): a bare decimal such as {@code 1.5} is refused, because a
+ * producer who writes it often means seconds, and would get an almost immediate delivery. Fractions of a millisecond
+ * (in a duration, or an instant) are rounded up, never down: a message may be a fraction late, never early.
  */
 public final class DueTimeParser {
 
-    private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
     private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+    /** Looks like a number with a fraction or a sign: refused with a detail that says what is accepted. */
+    private static final Pattern SIGNED_OR_DECIMAL = Pattern.compile("[-+]?[0-9]*[.,]?[0-9]*");
+    /** Longer digit strings cannot be a delay below Long.MAX_VALUE ms; shorter ones are compared exactly. */
+    private static final int MAX_DELAY_DIGITS = 18;
 
     private final long maxDelayMs;
 
@@ -25,7 +29,10 @@ public final class DueTimeParser {
         this.maxDelayMs = maxDelayMs;
     }
 
-    /** {@code x-delay}: a non-negative number of milliseconds, surrounding whitespace ignored. */
+    /**
+     * {@code x-delay}: a whole number of milliseconds ({@code 1500}) or a non-negative ISO-8601 duration ({@code PT1.5S};
+     * days count 24 hours), surrounding whitespace ignored.
+     */
     public DueTime parseDelay(String text) throws Rejection {
         return parseDelay(text, HeaderNames.DELAY);
     }
@@ -33,16 +40,56 @@ public final class DueTimeParser {
     /** A delay as {@link #parseDelay(String)}, with {@code name} (a header, a JSON field) in the explanation. */
     public DueTime parseDelay(String text, String name) throws Rejection {
         String value = text.strip();
-        if (!DECIMAL.matcher(value).matches()) {
-            throw new Rejection(DeadLetterReason.INVALID_DELAY,
-                    name + " must be a non-negative number of milliseconds, got '" + abbreviate(text) + "'");
+        long millis;
+        boolean wholeMillis = DIGITS.matcher(value).matches();
+        if (wholeMillis) {
+            millis = value.length() > MAX_DELAY_DIGITS ? Long.MAX_VALUE : Long.parseLong(value);
+        } else if (isDuration(value)) {
+            millis = durationMillis(value, text, name);
+        } else {
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, whyNotADelay(value, text, name));
         }
-        BigDecimal millis = new BigDecimal(value).setScale(0, RoundingMode.CEILING);
-        if (millis.compareTo(BigDecimal.valueOf(maxDelayMs)) > 0) {
+        if (millis > maxDelayMs) {
             throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                    name + " " + abbreviate(value) + " ms exceeds the maximum delay of " + maxDelayMs + " ms");
+                    name + " " + abbreviate(value) + (wholeMillis ? " ms" : "") + " exceeds the maximum delay of " + maxDelayMs + " ms");
         }
-        return new DueTime.AfterDelay(millis.longValueExact());
+        return new DueTime.AfterDelay(millis);
+    }
+
+    /** {@code P...}, {@code -P...} or {@code +P...}, in either case, as {@link Duration#parse} reads them. */
+    private static boolean isDuration(String value) {
+        int p = value.startsWith("-") || value.startsWith("+") ? 1 : 0;
+        return value.length() > p && (value.charAt(p) == 'P' || value.charAt(p) == 'p');
+    }
+
+    private long durationMillis(String value, String text, String name) throws Rejection {
+        Duration duration;
+        try {
+            duration = Duration.parse(value);
+        } catch (DateTimeParseException | ArithmeticException e) {
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " must be a whole number of milliseconds or an ISO-8601 duration"
+                    + " in days, hours, minutes and seconds such as PT30S, PT1.5S or P1D, got '" + abbreviate(text) + "'");
+        }
+        if (duration.isNegative()) {
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " must not be negative, got '" + abbreviate(text) + "'");
+        }
+        if (duration.compareTo(Duration.ofMillis(maxDelayMs)) > 0) {
+            return Long.MAX_VALUE;
+        }
+        // never early: a part of a millisecond counts as a whole one
+        return duration.toMillis() + (duration.getNano() % 1_000_000 == 0 ? 0 : 1);
+    }
+
+    private static String whyNotADelay(String value, String text, String name) {
+        if (value.startsWith("-")) {
+            return name + " must not be negative, got '" + abbreviate(text) + "'";
+        }
+        if (!value.isEmpty() && SIGNED_OR_DECIMAL.matcher(value).matches()) {
+            return name + " must be a whole number of milliseconds (an integer such as 1500), got '" + abbreviate(text)
+                    + "'; write fractions or other units as an ISO-8601 duration such as PT1.5S";
+        }
+        return name + " must be a whole number of milliseconds (an integer such as 1500) or an ISO-8601 duration such as PT30S,"
+                + " got '" + abbreviate(text) + "'";
     }
 
     /** {@code x-deliver-at}: epoch milliseconds, or an ISO-8601 instant such as 2026-12-01T10:00:00Z. */

@@ -42,6 +42,7 @@ public final class BridgeMetrics {
     private final Counter duplicates;
     private final Counter delivered;
     private final Counter publishFailures;
+    private final Counter publishDeferred;
     private final Counter leasesReaped;
     private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
     private final DistributionSummary lateness;
@@ -55,6 +56,9 @@ public final class BridgeMetrics {
         this.delivered = Counter.builder("bridge.messages.delivered").description("messages acknowledged by their target broker")
                 .register(registry);
         this.publishFailures = Counter.builder("bridge.publish.failures").description("failed publish attempts (retried or dead-lettered)")
+                .register(registry);
+        this.publishDeferred = Counter.builder("bridge.publish.deferred")
+                .description("claimed messages not sent (broker blocked, target stalled) and given back for later; no attempt counted")
                 .register(registry);
         this.leasesReaped = Counter.builder("bridge.leases.reaped").description("claims taken back after their lease expired")
                 .register(registry);
@@ -87,6 +91,10 @@ public final class BridgeMetrics {
 
     public void publishFailed() {
         publishFailures.increment();
+    }
+
+    public void publishDeferred() {
+        publishDeferred.increment();
     }
 
     public void leasesReaped(long count) {

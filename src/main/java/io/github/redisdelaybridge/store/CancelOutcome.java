@@ -16,17 +16,4 @@ public enum CancelOutcome {
     ALREADY_CANCELLED,
     /** A dead letter: it will not be delivered unless someone replays it. */
     DEAD_LETTER;
-
-    static CancelOutcome fromScriptCode(long code) {
-        return switch ((int) code) {
-            case 1 -> WITHDRAWN;
-            case 2 -> RECORDED;
-            case 0 -> NOT_FOUND;
-            case -1 -> IN_FLIGHT;
-            case -2 -> ALREADY_DELIVERED;
-            case -3 -> ALREADY_CANCELLED;
-            case -4 -> DEAD_LETTER;
-            default -> throw new IllegalStateException("cancel.lua returned unknown code " + code);
-        };
-    }
 }

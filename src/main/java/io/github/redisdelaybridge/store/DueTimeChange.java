@@ -18,17 +18,4 @@ public record DueTimeChange(Outcome outcome, long dueAt) {
         /** The new due time lies beyond the maximum delay measured on Redis's clock: nothing changed. */
         DELAY_TOO_LONG
     }
-
-    static DueTimeChange fromScriptCode(long code) {
-        if (code >= 0) {
-            return new DueTimeChange(Outcome.CHANGED, code);
-        }
-        Outcome outcome = switch ((int) code) {
-            case -1 -> Outcome.IN_FLIGHT;
-            case -2 -> Outcome.NOT_PENDING;
-            case -3 -> Outcome.DELAY_TOO_LONG;
-            default -> throw new IllegalStateException("changeDueTime.lua returned unknown code " + code);
-        };
-        return new DueTimeChange(outcome, -1);
-    }
 }

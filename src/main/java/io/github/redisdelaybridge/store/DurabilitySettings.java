@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What Redis must have done with a batch's writes before the bridge acknowledges the batch upstream
- * ({@code bridge.redis.wait-*}). See docs/guarantees.md for what each combination promises.
+ * ({@code bridge.redis.wait-*}). See docs/ARCHITECTURE.md (what an acknowledgement promises) for what each combination promises.
  *
  * @param waitReplicas  replicas of each written slot's master that must have received the writes ({@code WAIT}); 0: none
  * @param localFsync    whether the master must have fsynced them to its append-only file

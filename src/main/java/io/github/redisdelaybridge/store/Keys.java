@@ -11,7 +11,7 @@ import java.util.zip.CRC32;
  * touches live in the same Redis Cluster hash slot, and different slots spread over the masters.
  * A message always lives in the slot chosen by {@link #slotOf(String)} from its id.
  *
- * <p>The due, in-flight, delivered and cancelled sets and the payloads and attempts hashes hold a message
+ * <p>The due, in-flight, delivered and cancelled sets and the payloads, attempts and failing-since hashes hold a message
  * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>-<partition>-<offset>},
  * packed into a few bytes with the topic interned in {@link #names(int)}, any other id verbatim. The scripts
  * convert; the bridge and the admin API see ids. Dead letters are keyed by id. Older formats: docs/storage-formats.md.
@@ -77,6 +77,24 @@ public final class Keys {
     /** HASH: field = message member, value = failed delivery attempts so far (absent = 0). */
     public String attempts(int slot) {
         return key(slot, "attempts");
+    }
+
+    /**
+     * HASH: field = message member, value = when its publishes started failing (epoch ms, Redis's clock): the time of its first
+     * failed publish. Retries are bounded by this age ({@code bridge.retry.max-age-ms}), not by a count. Absent for a message
+     * that has not failed; deleted with the message.
+     */
+    public String failingSince(int slot) {
+        return key(slot, "failing-since");
+    }
+
+    /**
+     * HASH: field = claimer id (random per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
+     * latest claim round leased in this slot, for {@code releaseClaim.lua} to give back when the claim's answer never arrived.
+     * About one field per running dispatcher ({@code claim.lua} drops records whose leases have all passed).
+     */
+    public String claims(int slot) {
+        return key(slot, "claims");
     }
 
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */

@@ -82,21 +82,21 @@ public final class LuaScript {
     public <T> CompletableFuture<T> run(
             RedisScriptingAsyncCommands<byte[], byte[]> redis, ScriptOutputType type, byte[][] keys, byte[]... args) {
         CompletableFuture<T> bySha = redis.<T>evalsha(sha1, type, keys, args).toCompletableFuture();
-        return bySha.exceptionallyCompose(failure -> {
-            if (unwrap(failure) instanceof RedisNoScriptException) {
-                return redis.<T>eval(source, type, keys, args).toCompletableFuture();
-            }
-            return CompletableFuture.failedFuture(unwrap(failure));
-        });
+        return bySha.exceptionallyCompose(failure -> isNoScript(failure)
+                ? redis.<T>eval(source, type, keys, args).toCompletableFuture()
+                : CompletableFuture.failedFuture(failure));
     }
 
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    /** Redis does not have the script cached (Lettuce fails the command's own future with it, unwrapped). */
+    private static boolean isNoScript(Throwable failure) {
+        return failure instanceof RedisNoScriptException
+                || failure instanceof CompletionException && failure.getCause() instanceof RedisNoScriptException;
     }
 
-    private static String sha1Hex(byte[] source) {
+    /** SHA1 in lowercase hex, as Redis names a cached script and as a script's {@code redis.sha1hex} computes it. */
+    static String sha1Hex(byte[] bytes) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

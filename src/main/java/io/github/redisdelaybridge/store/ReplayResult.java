@@ -20,18 +20,4 @@ public record ReplayResult(Outcome outcome, long dueAt) {
         /** The due time lies beyond the maximum delay: nothing changed. */
         DELAY_TOO_LONG
     }
-
-    static ReplayResult fromScriptCode(long code) {
-        if (code >= 0) {
-            return new ReplayResult(Outcome.REPLAYED, code);
-        }
-        Outcome outcome = switch ((int) code) {
-            case -1 -> Outcome.ID_IN_USE;
-            case -2 -> Outcome.NOT_FOUND;
-            case -3 -> Outcome.CHANGED_MEANWHILE;
-            case -4 -> Outcome.DELAY_TOO_LONG;
-            default -> throw new IllegalStateException("replayDeadLetter.lua returned unknown code " + code);
-        };
-        return new ReplayResult(outcome, -1);
-    }
 }

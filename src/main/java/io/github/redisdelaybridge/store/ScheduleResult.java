@@ -20,18 +20,4 @@ public record ScheduleResult(Outcome outcome, long dueAt) {
         /** Its id was cancelled within the cancel window (possibly before it arrived): not stored, the cancel wins. */
         CANCELLED
     }
-
-    static ScheduleResult fromScriptCode(long code) {
-        if (code >= 0) {
-            return new ScheduleResult(Outcome.SCHEDULED, code);
-        }
-        Outcome outcome = switch ((int) code) {
-            case -1 -> Outcome.DUPLICATE_PENDING;
-            case -2 -> Outcome.DUPLICATE_DELIVERED;
-            case -3 -> Outcome.DELAY_TOO_LONG;
-            case -4 -> Outcome.CANCELLED;
-            default -> throw new IllegalStateException("schedule.lua returned unknown code " + code);
-        };
-        return new ScheduleResult(outcome, -1);
-    }
 }

@@ -16,21 +16,6 @@ import java.util.concurrent.CompletableFuture;
  */
 record SlotPage<T extends Listed>(List<T> entries, ListPosition frontier) {
 
-    interface EntryReader<T> {
-        T read(List<Object> reply, int index);
-    }
-
-    /** Reads {@code { finished, lastScore, lastMember, entry fields... }} of {@code slot}, {@code fieldsPerEntry} fields per entry. */
-    static <T extends Listed> SlotPage<T> of(List<Object> reply, int slot, int fieldsPerEntry, EntryReader<T> reader) {
-        List<T> entries = new ArrayList<>();
-        for (int i = 3; i < reply.size(); i += fieldsPerEntry) {
-            entries.add(reader.read(reply, i));
-        }
-        boolean finished = (Long) reply.get(0) == 1;
-        ListPosition frontier = finished ? null : new ListPosition((Long) reply.get(1), (byte[]) reply.get(2), slot);
-        return new SlotPage<>(entries, frontier);
-    }
-
     static <T extends Listed> CompletableFuture<Listing<T>> mergeWhenDone(List<CompletableFuture<SlotPage<T>>> pages, int limit) {
         return CompletableFuture.allOf(pages.toArray(CompletableFuture[]::new))
                 .thenApply(done -> merge(pages.stream().map(CompletableFuture::join).toList(), limit));

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.store;
 
 /**
- * Counts over all slots ({@code stats.lua}).
+ * Counts over all slots, or one ({@code stats.lua}).
  *
  * @param redisNow  Redis's clock (epoch ms)
  * @param delivered ids delivered within the dedupe window
@@ -13,5 +13,12 @@ public record StoreStats(long redisNow, long pending, long inFlight, long delive
     /** How long the earliest pending message has been due without being claimed (0 if none is overdue). */
     public long oldestOverdueMs() {
         return nextDueAt < 0 ? 0 : Math.max(0, redisNow - nextDueAt);
+    }
+
+    /** The counts of two sets of slots together: the later clock, the sums, the earlier next due time. */
+    StoreStats plus(StoreStats other) {
+        long next = nextDueAt < 0 ? other.nextDueAt : other.nextDueAt < 0 ? nextDueAt : Math.min(nextDueAt, other.nextDueAt);
+        return new StoreStats(Math.max(redisNow, other.redisNow), pending + other.pending, inFlight + other.inFlight,
+                delivered + other.delivered, cancelled + other.cancelled, dead + other.dead, next);
     }
 }

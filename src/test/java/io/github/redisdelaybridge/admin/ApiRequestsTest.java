@@ -66,15 +66,23 @@ class ApiRequestsTest {
     @Test
     void dueTimesFromJsonBodies() {
         assertThat(due("{\"delayMs\": 1500}")).isEqualTo(new DueTime.AfterDelay(1_500));
-        assertThat(due("{\"delayMs\": 1500.2}")).isEqualTo(new DueTime.AfterDelay(1_501));
+        assertThat(due("{\"delayMs\": \"1500\"}")).isEqualTo(new DueTime.AfterDelay(1_500));
+        assertThat(due("{\"delayMs\": \"PT1.5S\"}")).isEqualTo(new DueTime.AfterDelay(1_500));
+        assertThat(due("{\"delayMs\": \" P1D \"}")).isEqualTo(new DueTime.AfterDelay(86_400_000));
+        assertThat(due("{\"delayMs\": \"PT0.0005S\"}")).as("sub-millisecond rounds up").isEqualTo(new DueTime.AfterDelay(1));
         assertThat(due("{\"deliverAt\": 1796119200000}")).isEqualTo(new DueTime.At(1_796_119_200_000L));
         assertThat(due("{\"deliverAt\": \"2026-12-01T11:00:00+01:00\"}")).isEqualTo(new DueTime.At(1_796_119_200_000L));
         assertThat(ApiRequests.dueTime(json("{}"), parser, false)).isNull();
 
         assertBadRequest(() -> due("{}"), "body must give delayMs");
         assertBadRequest(() -> due("{\"delayMs\": 1, \"deliverAt\": 1}"), "not both");
-        assertBadRequest(() -> due("{\"delayMs\": \"1500\"}"), "delayMs must be a non-negative number");
-        assertBadRequest(() -> due("{\"delayMs\": -1}"), "delayMs must be a non-negative number");
+        assertBadRequest(() -> due("{\"delayMs\": 1500.2}"), "delayMs must be a whole number of milliseconds (an integer");
+        assertBadRequest(() -> due("{\"delayMs\": 1.5}"), "delayMs must be a whole number of milliseconds (an integer");
+        assertBadRequest(() -> due("{\"delayMs\": true}"), "delayMs must be a whole number of milliseconds or an ISO-8601 duration");
+        assertBadRequest(() -> due("{\"delayMs\": \"soon\"}"), "delayMs must be a whole number of milliseconds");
+        assertBadRequest(() -> due("{\"delayMs\": -1}"), "delayMs must not be negative");
+        assertBadRequest(() -> due("{\"delayMs\": \"-PT1S\"}"), "delayMs must not be negative");
+        assertBadRequest(() -> due("{\"delayMs\": \"P2D\"}"), "exceeds the maximum delay of 86400000 ms");
         assertBadRequest(() -> due("{\"delayMs\": 86400001}"), "delayMs 86400001 ms exceeds the maximum delay of 86400000 ms");
         assertBadRequest(() -> due("{\"deliverAt\": 1.5}"), "deliverAt must be epoch milliseconds");
         assertBadRequest(() -> due("{\"deliverAt\": \"noon\"}"), "deliverAt must be epoch milliseconds or an ISO-8601 instant");

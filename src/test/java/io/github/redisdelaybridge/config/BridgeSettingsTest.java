@@ -56,8 +56,8 @@ class BridgeSettingsTest {
         assertThat(settings.adminToken()).isEmpty();
         assertThat(settings.deadLetterMaxCount()).isEqualTo(100_000);
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
-        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000));
-        assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 10));
+        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500));
+        assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0));
     }
 
     @Test
@@ -73,6 +73,7 @@ class BridgeSettingsTest {
         config.put("bridge.kafka.default-targets", "in.a=kafka:out.a");
         config.put("bridge.dead-letter.kafka-topic", "dlq.custom");
         config.put("bridge.kafka.max-request-bytes", "2048");
+        config.put("bridge.kafka.allow-topic-auto-creation", "true");
         config.put("bridge.delay.max-ms", "3600000");
         config.put("bridge.payload.max-bytes", "4096");
         config.put("bridge.targets.allowed", "kafka:out.*");
@@ -81,6 +82,7 @@ class BridgeSettingsTest {
         config.put("bridge.admin.token", "s3cret");
         config.put("bridge.dispatch.batch-size", "50");
         config.put("bridge.dispatch.max-in-flight", "300");
+        config.put("bridge.dispatch.max-in-flight-per-target", "70");
         config.put("bridge.dead-letter.keep-max-count", "99");
         config.put("bridge.dead-letter.keep-max-age-ms", "8888");
         config.put("bridge.dispatch.idle-poll-ms", "25");
@@ -89,13 +91,14 @@ class BridgeSettingsTest {
         config.put("bridge.retry.base-ms", "10");
         config.put("bridge.retry.factor", "1.5");
         config.put("bridge.retry.max-ms", "900");
+        config.put("bridge.retry.max-age-ms", "7000");
         config.put("bridge.retry.max-attempts", "4");
 
         BridgeSettings read = settings();
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
         assertThat(read).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
-                "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, 3_600_000, 4096,
-                List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234), new RetryPolicy(10, 1.5, 900, 4),
+                "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, true, 3_600_000, 4096,
+                List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations()));
     }
 
@@ -117,7 +120,7 @@ class BridgeSettingsTest {
             "bridge.kafka.bootstrap-servers", "bridge.dead-letter.kafka-topic", "bridge.kafka.max-request-bytes",
             "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
             "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
-            "bridge.retry.base-ms", "bridge.retry.factor", "bridge.retry.max-ms", "bridge.retry.max-attempts"})
+            "bridge.retry.base-ms", "bridge.retry.factor", "bridge.retry.max-ms", "bridge.retry.max-age-ms"})
     void missingOrBlankRequiredKeyFailsNamingIt(String key) {
         config.remove(key);
         assertFailsNaming(key);
@@ -130,7 +133,7 @@ class BridgeSettingsTest {
     @ValueSource(strings = {"bridge.redis.slots", "bridge.redis.command-timeout-ms", "bridge.kafka.max-request-bytes",
             "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
             "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
-            "bridge.retry.base-ms", "bridge.retry.max-ms", "bridge.retry.max-attempts"})
+            "bridge.retry.base-ms", "bridge.retry.max-ms", "bridge.retry.max-age-ms", "bridge.retry.max-attempts"})
     void negativeOrNonNumericWholeNumberFailsNamingIt(String key) {
         for (String bad : List.of("-1", "abc", "1.5", "1e3", "99999999999999999999")) {
             config.put(key, bad);
@@ -144,6 +147,18 @@ class BridgeSettingsTest {
         config.put(key, Long.toString(Integer.MAX_VALUE + 1L));
 
         assertFailsNaming(key);
+    }
+
+    @Test
+    void retryMaxAttemptsOfThePreviousReleaseStillBoundsByCountAndIsOptional() {
+        config.put("bridge.retry.max-attempts", "10");
+        assertThat(settings().retry().maxAttempts()).isEqualTo(10);
+
+        config.remove("bridge.retry.max-attempts");
+        assertThat(settings().retry().maxAttempts()).as("absent: no bound by count").isZero();
+
+        config.put("bridge.retry.max-attempts", " ");
+        assertThat(settings().retry().maxAttempts()).as("blank: no bound by count").isZero();
     }
 
     @Test

@@ -13,7 +13,7 @@ class RetryPolicyTest {
 
     private static final int SAMPLES = 500;
 
-    private final RetryPolicy policy = new RetryPolicy(100, 2, 10_000, 5);
+    private final RetryPolicy policy = new RetryPolicy(100, 2, 10_000, 60_000, 5);
 
     @Test
     void everyBackoffLiesBetweenHalfAndAllOfItsExponentialStep() {
@@ -65,7 +65,7 @@ class RetryPolicyTest {
 
     @Test
     void zeroBaseNeverWaits() {
-        RetryPolicy immediate = new RetryPolicy(0, 2, 0, 3);
+        RetryPolicy immediate = new RetryPolicy(0, 2, 0, 60_000, 3);
 
         assertThat(sample(immediate, 1).getMax()).isZero();
         assertThat(sample(immediate, 10).getMax()).isZero();
@@ -73,7 +73,7 @@ class RetryPolicyTest {
 
     @Test
     void factorOneKeepsTheBackoffConstant() {
-        RetryPolicy constant = new RetryPolicy(1_000, 1, 60_000, 3);
+        RetryPolicy constant = new RetryPolicy(1_000, 1, 60_000, 60_000, 3);
 
         LongSummaryStatistics late = sample(constant, 30);
         assertThat(late.getMin()).isGreaterThanOrEqualTo(500);
@@ -90,10 +90,43 @@ class RetryPolicyTest {
 
     @Test
     void singleAttemptPolicyIsExhaustedAfterOneFailure() {
-        RetryPolicy once = new RetryPolicy(100, 2, 100, 1);
+        RetryPolicy once = new RetryPolicy(100, 2, 100, 60_000, 1);
 
         assertThat(once.exhausted(0)).isFalse();
         assertThat(once.exhausted(1)).isTrue();
+    }
+
+    @Test
+    void noBoundByCountWhenMaxAttemptsIsZero() {
+        RetryPolicy byTimeOnly = new RetryPolicy(100, 2, 1_000, 60_000, 0);
+
+        assertThat(byTimeOnly.exhausted(1)).isFalse();
+        assertThat(byTimeOnly.exhausted(10)).isFalse();
+        assertThat(byTimeOnly.exhausted(Integer.MAX_VALUE)).isFalse();
+    }
+
+    @Test
+    void tooOldOnceFailingForLongerThanTheMaximumAge() {
+        RetryPolicy day = new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0);
+
+        assertThat(day.tooOld(0)).isFalse();
+        assertThat(day.tooOld(86_400_000)).isFalse();
+        assertThat(day.tooOld(86_400_001)).isTrue();
+    }
+
+    @Test
+    void zeroMaximumAgeGivesUpAtTheSecondFailure() {
+        // the first failure starts the clock (age 0); any later one is older
+        RetryPolicy noAge = new RetryPolicy(100, 2, 1_000, 0, 0);
+
+        assertThat(noAge.tooOld(0)).isFalse();
+        assertThat(noAge.tooOld(1)).isTrue();
+    }
+
+    @Test
+    void rejectsNegativeMaximumAge() {
+        assertThatThrownBy(() -> new RetryPolicy(100, 2, 1_000, -1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxAge=-1");
     }
 
     @Test
@@ -119,13 +152,12 @@ class RetryPolicyTest {
     }
 
     @Test
-    void rejectsMaxAttemptsBelowOne() {
-        assertInvalid(100, 2, 1_000, 0);
+    void rejectsNegativeMaxAttempts() {
         assertInvalid(100, 2, 1_000, -1);
     }
 
     private static void assertInvalid(long baseMs, double factor, long capMs, int maxAttempts) {
-        assertThatThrownBy(() -> new RetryPolicy(baseMs, factor, capMs, maxAttempts))
+        assertThatThrownBy(() -> new RetryPolicy(baseMs, factor, capMs, 60_000, maxAttempts))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bad retry policy");
     }

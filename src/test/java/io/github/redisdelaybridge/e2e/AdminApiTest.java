@@ -232,6 +232,9 @@ class AdminApiTest {
         kafka.sendAndWait(INBOUND, null, bytes("moved"), headers("x-delay", "600000", "x-target", "kafka:" + TARGET, "x-message-id", "put-1"));
         awaitStatus(() -> api.get("/api/messages/put-1"), 200);
 
+        Response asDuration = api.put("/api/messages/put-1/due", "{\"delayMs\": \"PT20M\"}");
+        assertThat(asDuration.status()).as(asDuration.text()).isEqualTo(200);
+        assertThat(asDuration.json().get("dueAt").asLong()).isBetween(System.currentTimeMillis() + 1_190_000, System.currentTimeMillis() + 1_210_000);
         Response later = api.put("/api/messages/put-1/due", "{\"delayMs\": 900000}");
         Response at = api.put("/api/messages/put-1/due", "{\"deliverAt\": \"2100-01-01T00:00:00Z\"}");
 
@@ -268,8 +271,10 @@ class AdminApiTest {
         expected.put("[1]", "JSON object");
         expected.put("{\"delay\": 5}", "unknown field 'delay'");
         expected.put("{\"delayMs\": 5, \"deliverAt\": 5}", "not both");
-        expected.put("{\"delayMs\": \"soon\"}", "delayMs must be a non-negative number");
-        expected.put("{\"delayMs\": -5}", "delayMs must be a non-negative number");
+        expected.put("{\"delayMs\": \"soon\"}", "delayMs must be a whole number of milliseconds");
+        expected.put("{\"delayMs\": 1.5}", "delayMs must be a whole number of milliseconds (an integer");
+        expected.put("{\"delayMs\": -5}", "delayMs must not be negative");
+        expected.put("{\"delayMs\": \"-PT5S\"}", "delayMs must not be negative");
         expected.put("{\"delayMs\": 99999999999999}", "exceeds the maximum delay");
         expected.put("{\"deliverAt\": \"tomorrow\"}", "deliverAt must be epoch milliseconds or an ISO-8601 instant");
         expected.put("{\"deliverAt\": true}", "deliverAt must be");
@@ -359,7 +364,7 @@ class AdminApiTest {
         assertThat(forbidden.error()).contains("forbidden-target");
         assertThat(badBody.status()).isEqualTo(400);
 
-        Response replayed = api.post("/api/dead-letters/dead-1/replay", "{\"delayMs\": 500}");
+        Response replayed = api.post("/api/dead-letters/dead-1/replay", "{\"delayMs\": \"PT0.5S\"}");
         assertThat(replayed.status()).as(replayed.text()).isEqualTo(200);
         assertThat(replayed.json().get("target").asText()).isEqualTo("kafka:" + TARGET);
         Received arrived = awaitDelivery("dead-1");

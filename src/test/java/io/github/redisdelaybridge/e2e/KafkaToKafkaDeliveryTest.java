@@ -38,7 +38,7 @@ class KafkaToKafkaDeliveryTest {
         LocalRedis.deleteKeys("test-" + NAME);
         kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
         kafka.createTopics(3, INBOUND);
-        kafka.createTopics(1, TARGET, TARGET + ".ordered", TARGET + ".binary", TARGET + ".past", TARGET + ".lone");
+        kafka.createTopics(1, TARGET, TARGET + ".ordered", TARGET + ".binary", TARGET + ".past", TARGET + ".lone", TARGET + ".metrics");
         bridge = BridgeInstance.start(BridgeInstance.settings(NAME, LocalRedis.URI));
     }
 

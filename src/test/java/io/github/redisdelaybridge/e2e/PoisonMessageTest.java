@@ -73,6 +73,7 @@ class PoisonMessageTest {
         poison.put("conflicting-delay", headers("x-delay", "100", "x-deliver-at", "1700000000000", "x-target", target));
         poison.put("invalid-delay", headers("x-delay", "soon", "x-target", target));
         poison.put("invalid-delay/negative", headers("x-delay", "-5", "x-target", target));
+        poison.put("invalid-delay/fraction", headers("x-delay", "1.5", "x-target", target));
         poison.put("invalid-delay/deliver-at", headers("x-deliver-at", "tomorrow", "x-target", target));
         poison.put("delay-too-long", headers("x-delay", "86400001", "x-target", target));
         poison.put("delay-too-long/deliver-at", headers("x-deliver-at", Instant.now().plus(Duration.ofDays(2)).toString(), "x-target", target));
@@ -101,6 +102,10 @@ class PoisonMessageTest {
             reasonByBody.put(body, r.header("x-dead-letter-reason"));
             assertThat(r.header("x-dead-letter-detail")).as("detail of %s", body).isNotBlank();
             assertThat(r.header("x-dead-letter-origin")).startsWith("kafka:" + INBOUND + "/0@");
+            if (body.equals("invalid-delay/fraction")) {
+                // 1.5 used to be rounded up to 2 ms and delivered at once
+                assertThat(r.header("x-dead-letter-detail")).contains("whole number of milliseconds (an integer");
+            }
         }
         Map<String, String> expected = poison.keySet().stream()
                 .collect(Collectors.toMap(k -> k, k -> k.contains("/") ? k.substring(0, k.indexOf('/')) : k));

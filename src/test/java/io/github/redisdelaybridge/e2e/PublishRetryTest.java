@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A target that refuses a message (a topic whose size limit it exceeds): the bridge retries with
- * backoff, then dead-letters it as publish-failed with the attempt count, while other messages are
- * delivered on time meanwhile.
+ * A target that refuses a message for good (a topic whose size limit it exceeds: RecordTooLargeException) is a permanent
+ * failure: the bridge dead-letters it as publish-failed at its first attempt, with the broker's reason, instead of retrying
+ * it until the maximum age; other messages are delivered on time meanwhile.
  */
 class PublishRetryTest {
 
@@ -29,7 +29,6 @@ class PublishRetryTest {
     private static final String SMALL = NAME + ".small-messages-only";
     private static final String TARGET = NAME + ".target";
     private static final String DLQ = NAME + ".dlq";
-    private static final int MAX_ATTEMPTS = 3;
 
     private static KafkaTestClient kafka;
     private static BridgeInstance bridge;
@@ -45,7 +44,6 @@ class PublishRetryTest {
         Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
         settings.put("bridge.retry.base-ms", "300");
         settings.put("bridge.retry.max-ms", "1000");
-        settings.put("bridge.retry.max-attempts", Integer.toString(MAX_ATTEMPTS));
         bridge = BridgeInstance.start(settings);
     }
 
@@ -56,7 +54,7 @@ class PublishRetryTest {
     }
 
     @Test
-    void refusedPublishIsRetriedThenDeadLetteredWhileOthersFlow() {
+    void aRecordTheTopicRefusesForGoodIsDeadLetteredAtItsFirstAttemptWhileOthersFlow() {
         kafka.sendAndWait(INBOUND, bytes("big-key"), new byte[8_192],
                 Map.of("x-delay", "0", "x-target", "kafka:" + SMALL, "x-message-id", "too-big-for-target", "trace", "t-1"));
         long sentAt = System.currentTimeMillis();
@@ -77,13 +75,13 @@ class PublishRetryTest {
         assertThat(deadLetters).hasSize(1);
         Received dead = deadLetters.get(0);
         assertThat(dead.header("x-dead-letter-reason")).isEqualTo("publish-failed");
-        assertThat(dead.header("x-dead-letter-attempts")).isEqualTo(Integer.toString(MAX_ATTEMPTS));
-        assertThat(dead.header("x-dead-letter-detail")).contains("kafka:" + SMALL).contains("RecordTooLarge");
+        assertThat(dead.header("x-dead-letter-attempts")).as("dead-lettered at the first attempt, not retried").isEqualTo("1");
+        assertThat(dead.header("x-dead-letter-detail")).contains("kafka:" + SMALL).contains("failed permanently").contains("RecordTooLarge");
         assertThat(dead.header("x-target")).isEqualTo("kafka:" + SMALL);
         assertThat(dead.header("x-message-id")).isEqualTo("too-big-for-target");
         assertThat(dead.header("trace")).isEqualTo("t-1");
         assertThat(dead.record().key()).isEqualTo(bytes("big-key"));
         assertThat(dead.record().value()).hasSize(8_192);
-        assertThat(dead.receivedAtMs() - sentAt).as("backoff between attempts").isGreaterThanOrEqualTo(300);
+        assertThat(dead.receivedAtMs() - sentAt).as("no backoff: dead-lettered at once").isLessThan(10_000);
     }
 }

@@ -145,7 +145,7 @@ class RabbitMqDirectionsTest {
     @Test
     void rabbitToKafkaMapsTypedHeadersToTextAndPropertiesToAmqpHeaders() {
         Map<String, Object> headers = new LinkedHashMap<>(typedHeaders());
-        headers.put("x-delay", LongStringHelper.asLongString("1200.5"));
+        headers.put("x-delay", LongStringHelper.asLongString("PT1.2005S"));
         headers.put("x-target", "kafka:" + NAME + ".r2k");
         AMQP.BasicProperties sent = new AMQP.BasicProperties.Builder().headers(headers).contentType("application/json")
                 .correlationId("corr-9").messageId("r2k-1").priority(3).build();
@@ -156,7 +156,7 @@ class RabbitMqDirectionsTest {
 
         assertThat(received).hasSize(1);
         KafkaTestClient.Received record = received.get(0);
-        assertThat(record.receivedAtMs() - sentAt).as("never early (1200.5 rounds up)").isGreaterThanOrEqualTo(1201).isLessThan(8_000);
+        assertThat(record.receivedAtMs() - sentAt).as("never early (1200.5 ms rounds up)").isGreaterThanOrEqualTo(1201).isLessThan(8_000);
         assertThat(record.record().value()).isEqualTo(BINARY);
         assertThat(record.record().key()).isNull();
         assertThat(record.header("text")).isEqualTo("héllo");

@@ -20,10 +20,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A RabbitMQ target that cannot take a message (no queue bound for its routing key, no such exchange, or
- * a full queue that makes the broker nack) is a failed publish: retried, then dead-lettered with the
- * broker's reason; never counted as delivered. Good messages published in the same rounds still arrive.
- * Dead letters of RabbitMQ-origin messages go to an exchange here ({@code rabbitmq:<exchange>/<key>}).
+ * A RabbitMQ target that cannot take a message is a failed publish, never counted as delivered: a return as unroutable
+ * (no queue bound for its routing key) is permanent and dead-lettered at its first attempt; a missing exchange or a full
+ * queue that makes the broker nack is retried until the message has been failing for longer than
+ * {@code bridge.retry.max-age-ms} (short here), then dead-lettered with the age and the broker's reason. Good messages
+ * published in the same rounds still arrive. Dead letters of RabbitMQ-origin messages go to an exchange here
+ * ({@code rabbitmq:<exchange>/<key>}).
  */
 class RabbitMqPublishFailureTest {
 
@@ -35,6 +37,7 @@ class RabbitMqPublishFailureTest {
     private static final String FULL_QUEUE = NAME + ".full";
     private static final String DEAD_LETTER_EXCHANGE = NAME + ".dlx";
     private static final String DEAD_LETTER_QUEUE = NAME + ".dead-letters";
+    private static final long MAX_AGE_MS = 1_500;
 
     private static KafkaTestClient kafka;
     private static RabbitMqTestClient rabbit;
@@ -59,7 +62,7 @@ class RabbitMqPublishFailureTest {
         Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
         settings.put("bridge.retry.base-ms", "100");
         settings.put("bridge.retry.max-ms", "200");
-        settings.put("bridge.retry.max-attempts", "3");
+        settings.put("bridge.retry.max-age-ms", Long.toString(MAX_AGE_MS));
         settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:" + DEAD_LETTER_EXCHANGE + "/dead");
         bridge = BridgeInstance.start(settings);
     }
@@ -74,7 +77,7 @@ class RabbitMqPublishFailureTest {
     }
 
     @Test
-    void unroutableAndMissingExchangeAreDeadLetteredWithTheReasonAndGoodMessagesArrive() throws Exception {
+    void unroutableIsDeadLetteredAtOnceAndMissingExchangeOrNackOnceTooOldAndGoodMessagesArrive() throws Exception {
         Map<String, String> badTargets = new LinkedHashMap<>();
         badTargets.put("unbound-key", "rabbitmq:" + EXCHANGE + "/nobody-listens");
         badTargets.put("no-such-queue", "rabbitmq:/" + NAME + ".no-such-queue");
@@ -86,6 +89,7 @@ class RabbitMqPublishFailureTest {
             rabbit.publishToQueue(RABBIT_INBOUND, headers("good-" + good, "rabbitmq:" + EXCHANGE + "/good"), bytes("good-" + good++));
         }
 
+        long sentAt = System.currentTimeMillis();
         List<Received> deadLetters = rabbit.consume(DEAD_LETTER_QUEUE, badTargets.size(), Duration.ofSeconds(30), Duration.ofMillis(500));
         List<Received> delivered = rabbit.consume(GOOD_QUEUE, good, Duration.ofSeconds(20), Duration.ofMillis(500));
 
@@ -99,11 +103,23 @@ class RabbitMqPublishFailureTest {
             Received dead = byId.get(bad.getKey());
             assertThat(dead.body()).isEqualTo(bytes(bad.getKey()));
             assertThat(dead.headerText("x-dead-letter-reason")).isEqualTo("publish-failed");
-            assertThat(dead.headerText("x-dead-letter-attempts")).as("every attempt reported failed").isEqualTo("3");
             assertThat(dead.headerText("x-target")).isEqualTo(bad.getValue());
         }
-        assertThat(byId.get("unbound-key").headerText("x-dead-letter-detail")).contains("NO_ROUTE").contains("312");
-        assertThat(byId.get("no-such-queue").headerText("x-dead-letter-detail")).contains("NO_ROUTE");
+        for (String unroutable : List.of("unbound-key", "no-such-queue")) {
+            Received dead = byId.get(unroutable);
+            assertThat(dead.headerText("x-dead-letter-attempts")).as("%s: permanent, not retried", unroutable).isEqualTo("1");
+            assertThat(dead.headerText("x-dead-letter-detail")).as(unroutable).contains("failed permanently").contains("NO_ROUTE (312)");
+            assertThat(dead.receivedAtMs() - sentAt).as("%s: no retries before it", unroutable).isLessThan(MAX_AGE_MS + 5_000);
+        }
+        for (String retried : List.of("missing-exchange", "full-queue")) {
+            Received dead = byId.get(retried);
+            assertThat(Integer.parseInt(dead.headerText("x-dead-letter-attempts"))).as("%s: retried until too old", retried).isGreaterThan(1);
+            assertThat(dead.headerText("x-dead-letter-detail")).as(retried)
+                    .containsPattern("has been failing for [0-9]+ ms \\(since [0-9TZ:.-]+, [0-9]+ attempts\\), longer than bridge.retry.max-age-ms \\("
+                            + MAX_AGE_MS + " ms\\)");
+            assertThat(failingForMs(dead)).as(retried).isGreaterThan(MAX_AGE_MS);
+            assertThat(dead.receivedAtMs() - sentAt).as("%s: retried for the maximum age first", retried).isGreaterThanOrEqualTo(MAX_AGE_MS);
+        }
         assertThat(byId.get("missing-exchange").headerText("x-dead-letter-detail")).contains("NOT_FOUND").contains("404");
         assertThat(byId.get("full-queue").headerText("x-dead-letter-detail")).contains("nacked");
         assertThat(rabbit.readyAndUnacked(FULL_QUEUE)).as("only the message that filled it").containsExactly(1, 0);
@@ -121,9 +137,15 @@ class RabbitMqPublishFailureTest {
         KafkaTestClient.Received dead = deadLetters.get(0);
         assertThat(dead.header("x-message-id")).isEqualTo("kafka-unroutable");
         assertThat(dead.header("x-dead-letter-reason")).isEqualTo("publish-failed");
-        assertThat(dead.header("x-dead-letter-detail")).contains("NO_ROUTE");
-        assertThat(dead.header("x-dead-letter-attempts")).as("every attempt reported failed").isEqualTo("3");
+        assertThat(dead.header("x-dead-letter-detail")).contains("NO_ROUTE").contains("failed permanently");
+        assertThat(dead.header("x-dead-letter-attempts")).as("permanent: dead-lettered at the first attempt").isEqualTo("1");
         assertThat(dead.record().key()).isEqualTo(bytes("k"));
+    }
+
+    private static long failingForMs(Received dead) {
+        java.util.regex.Matcher age = java.util.regex.Pattern.compile("failing for ([0-9]+) ms").matcher(dead.headerText("x-dead-letter-detail"));
+        assertThat(age.find()).isTrue();
+        return Long.parseLong(age.group(1));
     }
 
     private static Map<String, Object> headers(String id, String target) {

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>a message rejected at ingest keeps its batch unacknowledged upstream: the inbound offset is not
  *       committed past it, and the batch is retried;</li>
- *   <li>a message whose delivery retries are exhausted stays in Redis and is dead-lettered again later.</li>
+ *   <li>a message the target refuses for good (dead-lettered at its first attempt) stays in Redis and is dead-lettered
+ *       again later.</li>
  * </ul>
  * Once the topic accepts them, both dead letters arrive with their reasons and the offset moves on.
  */
@@ -61,7 +62,6 @@ class DeadLetterChannelOutageTest {
         Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
         settings.put("bridge.retry.base-ms", "200");
         settings.put("bridge.retry.max-ms", "500");
-        settings.put("bridge.retry.max-attempts", "2");
         bridge = BridgeInstance.start(settings);
         api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
     }

@@ -35,7 +35,6 @@ class KafkaOutageTest {
             settings.put("bridge.kafka.bootstrap-servers", bootstrap);
             settings.put("bridge.retry.base-ms", "500");
             settings.put("bridge.retry.max-ms", "4000");
-            settings.put("bridge.retry.max-attempts", "20");
             String inbound = settings.get("bridge.kafka.inbound-topics");
             String target = NAME + ".target";
             try (KafkaTestClient kafka = new KafkaTestClient(bootstrap);

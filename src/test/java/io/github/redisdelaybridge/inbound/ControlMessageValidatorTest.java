@@ -36,8 +36,10 @@ class ControlMessageValidatorTest {
 
     @Test
     void rescheduleTakesANewDelayOrDueTime() {
-        assertThat(control(header("x-control", "reschedule"), header("x-message-id", "m-1"), header("x-delay", "1500.2")))
+        assertThat(control(header("x-control", "reschedule"), header("x-message-id", "m-1"), header("x-delay", "PT1.5002S")))
                 .isEqualTo(new ControlRequest.Reschedule("m-1", new DueTime.AfterDelay(1501)));
+        assertThat(rejected(header("x-control", "reschedule"), header("x-message-id", "m-1"), header("x-delay", "1500.2")).reason())
+                .isEqualTo(DeadLetterReason.INVALID_DELAY);
         assertThat(control(header("x-control", "reschedule"), header("x-message-id", "m-1"), header("x-deliver-at", "2026-12-01T10:00:00Z")))
                 .isEqualTo(new ControlRequest.Reschedule("m-1", new DueTime.At(1_796_119_200_000L)));
     }

@@ -169,6 +169,36 @@ class DelayRequestValidatorTest {
     }
 
     @Test
+    void fractionalDelayIsDeadLetteredAsInvalidSayingWholeMilliseconds() {
+        // 1.5 used to be rounded up to 2 ms: delivered at once, though the producer most likely meant seconds
+        for (MessageHeader fractional : List.of(header("x-delay", "1.5"), header("x-delay", " 1500.0 "),
+                MessageHeader.amqp("x-delay", new java.math.BigDecimal("1.5")), MessageHeader.amqp("x-delay", 1.5d))) {
+            Rejection rejection = rejected(message(fractional, header("x-target", "kafka:orders.a")));
+
+            assertThat(rejection.reason()).as("%s", fractional).isEqualTo(DeadLetterReason.INVALID_DELAY);
+            assertThat(rejection.detail()).as("%s", fractional).contains("x-delay must be a whole number of milliseconds (an integer");
+        }
+    }
+
+    @Test
+    void isoDurationDelayIsAcceptedAsTheUnambiguousWayToWriteFractionsAndUnits() {
+        assertThat(accepted(message(header("x-delay", "PT1.5S"), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(1_500));
+        assertThat(accepted(message(header("x-delay", " PT30S "), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(30_000));
+        assertThat(accepted(message(MessageHeader.amqp("x-delay", "P1D"), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(86_400_000));
+        assertThat(accepted(message(MessageHeader.amqp("x-delay", 1500), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(1_500));
+    }
+
+    @Test
+    void negativeOrTooLongIsoDurationIsRefused() {
+        assertRejected(message(header("x-delay", "-PT5S"), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY);
+        assertRejected(message(header("x-delay", "P1DT0.001S"), header("x-target", "kafka:orders.a")), DeadLetterReason.DELAY_TOO_LONG);
+    }
+
+    @Test
     void deliverAtBeyondTheEpochMillisecondRangeIsRejectedNotThrown() {
         assertRejected(message(header("x-deliver-at", "+999999999-12-31T23:59:59Z"), header("x-target", "kafka:orders.a")),
                 DeadLetterReason.DELAY_TOO_LONG);

@@ -428,6 +428,145 @@ class DelayStoreTest {
         assertThat(dueScore(0, "m-1")).isNull();
     }
 
+    // --- releaseClaim ----------------------------------------------------------------------------------------
+
+    @Test
+    void releaseGivesBackWhatAnUnansweredRoundClaimedDueNowWithoutCountingAnAttempt() throws Exception {
+        for (int i = 0; i < 250; i++) {
+            schedule("r-" + i, new DueTime.At(1_000));
+        }
+        ClaimTag lost = new ClaimTag("claimer1", 7);
+        // 250 in three calls of at most 100: the record keeps each call's lease deadline
+        List<ClaimedMessage> claimedButNeverSeen = await(store.claim(0, 250, LEASE_MS, lost)).messages();
+        assertThat(claimedButNeverSeen).hasSize(250);
+
+        long before = redisNowMs();
+        assertThat(await(store.releaseClaim(0, lost))).isEqualTo(250);
+        long after = redisNowMs();
+
+        assertThat(inFlightScore(0, "r-0")).isNull();
+        assertThat(dueScore(0, "r-249")).isBetween(before, after);
+        List<ClaimedMessage> again = claim(0, 1_000).messages();
+        assertThat(again).hasSize(250).allSatisfy(m -> assertThat(m.attempts()).isZero());
+        assertThat(await(store.releaseClaim(0, lost))).as("released once").isZero();
+    }
+
+    @Test
+    void releaseTouchesNothingOfAnotherRoundOrClaimer() throws Exception {
+        schedule("mine", new DueTime.At(1_000));
+        ClaimedMessage mine = await(store.claim(0, 10, LEASE_MS, new ClaimTag("claimer1", 1))).messages().get(0);
+        schedule("theirs", new DueTime.At(1_000));
+        await(store.claim(0, 10, LEASE_MS, new ClaimTag("claimer2", 1)));
+
+        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer1", 2)))).as("a round that claimed nothing").isZero();
+        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer3", 1)))).as("a claimer that claimed nothing").isZero();
+        assertThat(inFlightScore(0, "mine")).isEqualTo(mine.leaseDeadline());
+        assertThat(inFlightScore(0, "theirs")).isNotNull();
+
+        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer1", 1)))).isEqualTo(1);
+        assertThat(inFlightScore(0, "theirs")).as("claimed by another claimer in the same millisecond, maybe").isNotNull();
+    }
+
+    @Test
+    void releaseLeavesAMessageThatWasReapedAndClaimedAgainAlone() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        ClaimTag lost = new ClaimTag("claimer1", 1);
+        await(store.claim(0, 10, 1, lost));
+        while (await(store.reapExpiredLeases(0, 10)) == 0) {
+            Thread.sleep(1);
+        }
+        ClaimedMessage current = claimOne();
+
+        assertThat(await(store.releaseClaim(0, lost))).isZero();
+        assertThat(inFlightScore(0, "m-1")).isEqualTo(current.leaseDeadline());
+    }
+
+    @Test
+    void everyClaimCallThatLeasesGetsALeaseDeadlineOfItsOwn() throws Exception {
+        // a deadline names one call's messages, so that a release gives back exactly those
+        for (int i = 0; i < 50; i++) {
+            schedule("u-" + i, new DueTime.At(1_000));
+        }
+        Set<Long> deadlines = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            deadlines.add(await(store.claim(0, 1, LEASE_MS)).messages().get(0).leaseDeadline());
+        }
+
+        assertThat(deadlines).hasSize(50);
+    }
+
+    @Test
+    void aClaimThatFailsOnAWrongTypeKeyClaimsNothingAndLosesNothing() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        redis().set(bytes(store.keys().inFlight(0)), bytes("not a sorted set")).get(10, TimeUnit.SECONDS);
+
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> await(store.claim(0, 10, LEASE_MS, new ClaimTag("c", 1)))))
+                .hasMessageContaining("WRONGTYPE");
+
+        assertThat(dueScore(0, "m-1")).as("still due: the script failed before its first write").isEqualTo(1_000);
+        redis().del(bytes(store.keys().inFlight(0))).get(10, TimeUnit.SECONDS);
+        assertThat(claimOne().messageId()).isEqualTo("m-1");
+    }
+
+    // --- recordFailure ---------------------------------------------------------------------------------------
+
+    @Test
+    void recordFailureCountsTheAttemptAndKeepsTheTimeOfTheFirstFailure() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        long before = redisNowMs();
+        ClaimedMessage first = claimOne();
+
+        RecordedFailure once = await(store.recordFailure(first));
+
+        assertThat(once.attempts()).isEqualTo(1);
+        assertThat(once.failingSince()).isBetween(before, redisNowMs()).isEqualTo(once.redisNow());
+        assertThat(once.failingForMs()).isZero();
+        assertThat(inFlightScore(0, "m-1")).as("still leased: the caller reschedules or dead-letters it").isEqualTo(first.leaseDeadline());
+
+        await(store.reschedule(first, 0, false));
+        Thread.sleep(30);
+        RecordedFailure twice = await(store.recordFailure(claimOne()));
+
+        assertThat(twice.attempts()).isEqualTo(2);
+        assertThat(twice.failingSince()).as("the first failure's time stays").isEqualTo(once.failingSince());
+        assertThat(twice.failingForMs()).isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
+    void recordFailureWithAStaleTokenChangesNothing() throws Exception {
+        schedule("m-1", new DueTime.At(1_000));
+        ClaimedMessage claimed = claimOne();
+
+        assertThat(await(store.recordFailure(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))).leaseLost()).isTrue();
+
+        assertThat(hget(store.keys().attempts(0), "m-1")).isNull();
+        assertThat(hget(store.keys().failingSince(0), "m-1")).isNull();
+    }
+
+    @Test
+    void theFirstFailuresTimeIsForgottenWithTheMessage() throws Exception {
+        schedule("acked", new DueTime.At(1_000));
+        ClaimedMessage acked = claimOne();
+        await(store.recordFailure(acked));
+        await(store.acknowledge(0, List.of(acked)));
+
+        schedule("cancelled", new DueTime.At(1_000));
+        ClaimedMessage cancelled = claimOne();
+        await(store.recordFailure(cancelled));
+        await(store.reschedule(cancelled, 60_000, false));
+        await(store.cancel("cancelled", false));
+
+        schedule("dead", new DueTime.At(1_000));
+        ClaimedMessage dead = claimOne();
+        await(store.recordFailure(dead));
+        assertThat(await(store.deadLetter(dead, bytes("record")))).isEqualTo(1);
+
+        for (String id : List.of("acked", "cancelled", "dead")) {
+            assertThat(hget(store.keys().failingSince(0), id)).as(id).isNull();
+            assertThat(hget(store.keys().attempts(0), id)).as(id).isNull();
+        }
+    }
+
     // --- reapExpiredLeases -----------------------------------------------------------------------------------
 
     @Test

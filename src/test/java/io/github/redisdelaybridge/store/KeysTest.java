@@ -28,7 +28,7 @@ class KeysTest {
     void keysOfOneSlotAreDistinctAndShareOneClusterHashSlot() {
         List<String> keys = allKeys(new Keys("rdb", 4), 3);
 
-        assertThat(keys).doesNotHaveDuplicates().hasSize(6);
+        assertThat(keys).doesNotHaveDuplicates().hasSize(8);
         assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
     }
 
@@ -48,6 +48,8 @@ class KeysTest {
         assertThat(keys.inFlight(2)).isEqualTo("app:{app:2}:inflight");
         assertThat(keys.payloads(2)).isEqualTo("app:{app:2}:payloads");
         assertThat(keys.attempts(2)).isEqualTo("app:{app:2}:attempts");
+        assertThat(keys.failingSince(2)).isEqualTo("app:{app:2}:failing-since");
+        assertThat(keys.claims(2)).isEqualTo("app:{app:2}:claims");
         assertThat(keys.delivered(2)).isEqualTo("app:{app:2}:delivered");
         assertThat(keys.names(2)).isEqualTo("app:{app:2}:names");
     }
@@ -147,7 +149,7 @@ class KeysTest {
 
     private static List<String> allKeys(Keys keys, int slot) {
         return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.attempts(slot),
-                keys.delivered(slot), keys.names(slot));
+                keys.failingSince(slot), keys.claims(slot), keys.delivered(slot), keys.names(slot));
     }
 
     /** The part of a key Redis Cluster hashes: between the first '{' and the next '}'. */

@@ -21,19 +21,6 @@ class LuaScriptTest {
     }
 
     @Test
-    void everyScriptOpensWithItsContract() throws java.io.IOException {
-        List<String> all;
-        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/lua"))) {
-            all = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".lua")).map(f -> f.substring(0, f.length() - 4)).toList();
-        }
-        assertThat(all).containsAll(SCRIPTS);
-        for (String name : all) {
-            String source = LuaScript.load(name).source();
-            assertThat(source).as(name).startsWith("--[[\n  " + name + ":").contains("KEYS[1]").contains("ARGV[1]").contains("Returns:");
-        }
-    }
-
-    @Test
     void fragmentsIncludeWhatTheyNeedAndEachIsPutInOnce() {
         // listPending includes expandNames, which includes varint and envelopeTarget, which includes varint again
         String source = LuaScript.load("listPending").source();
@@ -64,6 +51,15 @@ class LuaScriptTest {
         }
         for (String settling : List.of("acknowledge", "reschedule", "deadLetter", "reapExpiredLeases")) {
             assertThat(LuaScript.load(settling).source()).as(settling).doesNotContain("local function memberIds(");
+        }
+    }
+
+    @Test
+    void theLeaseRuleIsOneFragmentIncludedByEveryScriptThatGrantsChecksOrEndsALease() throws java.io.IOException {
+        for (String name : List.of("claim", "acknowledge", "reschedule", "deadLetter", "reapExpiredLeases")) {
+            String written = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/resources/lua", name + ".lua"));
+            assertThat(written).as(name).contains("-- @include lib/leases").doesNotContain("tonumber(token");
+            assertThat(count(LuaScript.load(name).source(), "local function holdsLease(")).as(name).isEqualTo(1);
         }
     }
 

@@ -69,6 +69,15 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /** Whether the broker has the topic (a listing: asking for it by name could create it). */
+    public boolean topicExists(String topic) {
+        try {
+            return admin.listTopics().names().get().contains(topic);
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Sends without waiting; call {@link #flush()} or get the future. */
     public Future<RecordMetadata> send(String topic, byte[] key, byte[] value, Map<String, String> textHeaders) {
         List<Header> headers = new ArrayList<>();

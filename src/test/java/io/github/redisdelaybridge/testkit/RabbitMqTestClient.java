@@ -164,6 +164,12 @@ public final class RabbitMqTestClient implements AutoCloseable {
         throw new IllegalStateException("queue " + queue + " not listed by rabbitmqctl: " + listing);
     }
 
+    /** Messages in a queue, ready and unacknowledged together. */
+    public int readyAndUnackedTotal(String queue) {
+        long[] counts = readyAndUnacked(queue);
+        return (int) (counts[0] + counts[1]);
+    }
+
     /** The client-provided names of the connections open in a virtual host. */
     public static String connectionNames(String virtualHost) {
         return rabbitmqctl("list_connections", "-q", "--no-table-headers", "-p", virtualHost, "client_properties");

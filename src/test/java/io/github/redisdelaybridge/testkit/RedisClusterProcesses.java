@@ -45,6 +45,27 @@ public final class RedisClusterProcesses implements AutoCloseable {
         return ports.stream().map(port -> "redis://127.0.0.1:" + port).collect(Collectors.joining(","));
     }
 
+    /** The port of the master that owns a key's hash slot. */
+    public int portOwning(String key) {
+        io.lettuce.core.cluster.RedisClusterClient client = io.lettuce.core.cluster.RedisClusterClient.create("redis://127.0.0.1:" + ports.get(0));
+        try {
+            client.refreshPartitions();
+            return client.getPartitions().getPartitionBySlot(io.lettuce.core.cluster.SlotHash.getSlot(key)).getUri().getPort();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** Stops the master on {@code port} answering (SIGSTOP): its connections stay open, commands wait in them. */
+    public void freeze(int port) throws IOException, InterruptedException {
+        servers.get(ports.indexOf(port)).freeze();
+    }
+
+    /** Lets a frozen master run again: it answers what waited. */
+    public void thaw(int port) throws IOException, InterruptedException {
+        servers.get(ports.indexOf(port)).thaw();
+    }
+
     /** Process ids of the masters, for measuring their CPU time. */
     public List<Long> pids() {
         return servers.stream().map(ChildProcess::pid).toList();

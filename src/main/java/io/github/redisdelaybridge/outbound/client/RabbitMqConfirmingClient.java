@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.outbound.client;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
@@ -14,10 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bridge's RabbitMQ client: publishes raw messages (exchange, routing key, properties, body) with
@@ -44,22 +51,42 @@ import java.util.concurrent.ConcurrentSkipListMap;
  *       to it and then every {@value #VERIFIED_EXCHANGE_MEMORY_MS} ms, so a message for a missing exchange
  *       fails alone instead of closing the channel under every other message in flight.</li>
  * </ul>
- * Publishing is serialized (one channel); confirms arrive asynchronously, so a batch is still pipelined.
+ * Publishing is serialized (one channel, written by one thread of its own); confirms arrive asynchronously, so
+ * a batch is still pipelined.
+ *
+ * <p><b>Never blocks the caller.</b> {@link #publish} queues the message for the client's publishing thread and
+ * returns at once: under a resource alarm RabbitMQ stops reading from a publishing connection, and a
+ * {@code basicPublish} (or any channel RPC) on it blocks until the alarm clears. The broker announces this with
+ * {@code connection.blocked}; from then until {@code connection.unblocked} every publish, the queued ones included,
+ * fails at once with {@link BrokerBlockedException}: not sent, to be retried later. Messages already written
+ * before the announcement are confirmed once the alarm clears (or time out at the caller).
  */
 public final class RabbitMqConfirmingClient implements AutoCloseable {
 
     static final long VERIFIED_EXCHANGE_MEMORY_MS = 10_000;
+    private static final Logger LOG = LoggerFactory.getLogger(RabbitMqConfirmingClient.class);
     private static final long RECONNECT_PAUSE_MS = 1_000;
+    /** A channel RPC (open, passive declare) that the broker does not answer in this time fails instead of hanging. */
+    private static final int CHANNEL_RPC_TIMEOUT_MS = 10_000;
+
+    /** Why and since when the broker blocks the publishing connection. */
+    private record Block(String reason, long sinceEpochMs) {
+    }
 
     private final ConnectionFactory factory;
     private final String connectionName;
     private final Map<String, Long> exchangeVerifiedUntil = new ConcurrentHashMap<>();
+    /** Publishes handed to the publishing thread and not yet started; failed at once when the broker blocks. */
+    private final Set<QueuedPublish> queued = ConcurrentHashMap.newKeySet();
+    private final ExecutorService publishingThread;
 
-    private Connection connection;
+    // written by the publishing thread only (close aside)
+    private volatile Connection connection;
     private ConfirmingChannel channel;
     private long reconnectNotBefore;
     private String lastConnectFailure;
-    private boolean closed;
+    private volatile boolean closed;
+    private volatile Block block;
 
     /** {@code factory}: host, port, credentials and virtual host; automatic recovery is turned off here. */
     public RabbitMqConfirmingClient(ConnectionFactory factory, String connectionName) {
@@ -67,18 +94,85 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
         this.connectionName = connectionName;
         factory.setAutomaticRecoveryEnabled(false);
         factory.setTopologyRecoveryEnabled(false);
+        factory.setChannelRpcTimeout(CHANNEL_RPC_TIMEOUT_MS);
+        this.publishingThread = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "rabbitmq-publisher");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
-    public synchronized CompletableFuture<Void> publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+    /** Queues the message for publishing; the future completes with the broker's verdict. Returns at once. */
+    public CompletableFuture<Void> publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+        Block blocked = block;
+        if (blocked != null) {
+            return CompletableFuture.failedFuture(notSent(blocked));
+        }
+        QueuedPublish publish = new QueuedPublish(exchange, routingKey, properties, body);
+        queued.add(publish);
+        try {
+            publishingThread.execute(() -> send(publish));
+        } catch (RejectedExecutionException stopped) {
+            queued.remove(publish);
+            publish.outcome.completeExceptionally(new IllegalStateException("RabbitMQ publisher is closed"));
+        }
+        return publish.outcome;
+    }
+
+    /** On the publishing thread. */
+    private void send(QueuedPublish publish) {
+        queued.remove(publish);
+        if (publish.outcome.isDone()) {
+            return; // the caller gave up on it (timed out), or the broker blocked meanwhile
+        }
+        Block blocked = block;
+        if (blocked != null) {
+            publish.outcome.completeExceptionally(notSent(blocked));
+            return;
+        }
         try {
             ConfirmingChannel open = openChannel();
-            String missing = missingExchange(exchange);
+            String missing = missingExchange(publish.exchange);
             if (missing != null) {
-                return CompletableFuture.failedFuture(new RabbitMqPublishException(missing));
+                publish.outcome.completeExceptionally(new RabbitMqPublishException(missing));
+                return;
             }
-            return open.publish(exchange, routingKey, properties, body);
+            open.publish(publish.exchange, publish.routingKey, publish.properties, publish.body, publish.outcome);
         } catch (Exception e) {
-            return CompletableFuture.failedFuture(e);
+            publish.outcome.completeExceptionally(e);
+        }
+    }
+
+    private static BrokerBlockedException notSent(Block blocked) {
+        return new BrokerBlockedException("not sent: RabbitMQ blocks the publishing connection (" + blocked.reason() + ") since "
+                + (System.currentTimeMillis() - blocked.sinceEpochMs()) + " ms", blocked.sinceEpochMs());
+    }
+
+    /** The broker's connection.blocked / connection.unblocked, on the connection's own thread. */
+    private final class BlockWatch implements BlockedListener, ShutdownListener {
+
+        @Override
+        public void handleBlocked(String reason) {
+            block = new Block(reason, System.currentTimeMillis());
+            LOG.warn("RabbitMQ blocked the publishing connection ({}): messages for RabbitMQ wait until it is unblocked;"
+                    + " other targets are not affected", reason);
+            for (QueuedPublish publish : queued) {
+                publish.outcome.completeExceptionally(notSent(block));
+            }
+        }
+
+        @Override
+        public void handleUnblocked() {
+            Block ended = block;
+            block = null;
+            if (ended != null) {
+                LOG.info("RabbitMQ unblocked the publishing connection after {} ms", System.currentTimeMillis() - ended.sinceEpochMs());
+            }
+        }
+
+        @Override
+        public void shutdownCompleted(ShutdownSignalException cause) {
+            block = null; // a new connection starts unblocked; the broker blocks it again if the alarm still holds
         }
     }
 
@@ -95,6 +189,9 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
             }
             try {
                 connection = factory.newConnection(connectionName);
+                BlockWatch watch = new BlockWatch();
+                connection.addBlockedListener(watch);
+                connection.addShutdownListener(watch);
             } catch (Exception e) {
                 reconnectNotBefore = System.currentTimeMillis() + RECONNECT_PAUSE_MS;
                 lastConnectFailure = e.toString();
@@ -137,11 +234,13 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
-        if (connection != null && connection.isOpen()) {
+        publishingThread.shutdown();
+        Connection open = connection;
+        if (open != null && open.isOpen()) {
             try {
-                connection.close(5_000);
+                open.close(5_000);
             } catch (Exception ignored) {
                 // the broker went away first
             }
@@ -174,13 +273,30 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
         return exchange + "\n" + routingKey + "\n" + messageId;
     }
 
+    /** A publish waiting for the publishing thread. */
+    private static final class QueuedPublish {
+        final String exchange;
+        final String routingKey;
+        final AMQP.BasicProperties properties;
+        final byte[] body;
+        final CompletableFuture<Void> outcome = new CompletableFuture<>();
+
+        QueuedPublish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+            this.exchange = exchange;
+            this.routingKey = routingKey;
+            this.properties = properties;
+            this.body = body;
+        }
+    }
+
     private static final class Pending {
         final String returnKey;
-        final CompletableFuture<Void> outcome = new CompletableFuture<>();
+        final CompletableFuture<Void> outcome;
         volatile String returned;
 
-        Pending(String returnKey) {
+        Pending(String returnKey, CompletableFuture<Void> outcome) {
             this.returnKey = returnKey;
+            this.outcome = outcome;
         }
     }
 
@@ -202,9 +318,10 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
             return channel.isOpen();
         }
 
-        CompletableFuture<Void> publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) throws IOException {
+        void publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body, CompletableFuture<Void> outcome)
+                throws IOException {
             long sequence = channel.getNextPublishSeqNo();
-            Pending publish = new Pending(returnKey(exchange, routingKey, properties));
+            Pending publish = new Pending(returnKey(exchange, routingKey, properties), outcome);
             pending.put(sequence, publish);
             try {
                 channel.basicPublish(exchange, routingKey, true, properties, body);
@@ -216,14 +333,14 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
                 // closed while publishing: the shutdown listener may have run before this entry existed
                 failAll(channel.getCloseReason());
             }
-            return publish.outcome;
         }
 
         @Override
         public void handleAck(long sequence, boolean multiple) {
             for (Pending publish : settle(sequence, multiple)) {
                 if (publish.returned != null) {
-                    publish.outcome.completeExceptionally(new RabbitMqPublishException(publish.returned));
+                    // unroutable: retrying cannot help until someone binds a queue, so it is dead-lettered at once
+                    publish.outcome.completeExceptionally(new PermanentPublishFailure(publish.returned));
                 } else {
                     publish.outcome.complete(null);
                 }

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.outbound.client;
 
-/** RabbitMQ did not take a message: it returned it as unroutable, nacked it, or closed the channel over it. */
+/** RabbitMQ did not take a message: it nacked it, or closed the channel over it (a return as unroutable is a {@link PermanentPublishFailure}). */
 public final class RabbitMqPublishException extends Exception {
 
     public RabbitMqPublishException(String detail) {

@@ -1,0 +1,38 @@
+package io.github.redisdelaybridge.dispatch;
+
+import io.github.redisdelaybridge.message.Failures;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of failed publishes that are retried: one WARN per interval, saying how many more failed since the last one,
+ * the rest at DEBUG. Retries are bounded by time, so a target that is down for an hour sees every waiting message fail
+ * again every minute or so; a line each would bury everything else in the log. Dead letters are logged one by one.
+ */
+final class RetryWarnings {
+
+    /** Under the decision's own logger, where a retry was always logged. */
+    private static final Logger LOG = LoggerFactory.getLogger(RetryOrDeadLetter.class);
+    static final long INTERVAL_MS = 10_000;
+
+    private long lastWarningAt = Long.MIN_VALUE / 2;
+    private long notWarned;
+
+    void retrying(String messageId, int attempts, long failingForMs, long backoffMs, Throwable failure) {
+        long now = System.currentTimeMillis();
+        long others;
+        synchronized (this) {
+            if (now - lastWarningAt < INTERVAL_MS) {
+                notWarned++;
+                LOG.debug("publishing {} failed (attempt {}, failing for {} ms), retrying in {} ms: {}", messageId, attempts, failingForMs,
+                        backoffMs, Failures.rootMessage(failure));
+                return;
+            }
+            others = notWarned;
+            notWarned = 0;
+            lastWarningAt = now;
+        }
+        LOG.warn("publishing {} failed (attempt {}, failing for {} ms), retrying in {} ms: {}{}", messageId, attempts, failingForMs, backoffMs,
+                Failures.rootMessage(failure), others == 0 ? "" : " (and " + others + " other failed publishes retried since the last warning)");
+    }
+}

@@ -1,0 +1,92 @@
+package io.github.redisdelaybridge.dispatch;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Messages in flight per target, bounded for targets that are not making progress, so that one slow or stuck
+ * target cannot take all of {@code bridge.dispatch.max-in-flight} and stop the others.
+ *
+ * <p>A target may have up to {@code cap} messages in flight; beyond that it gets more only while its broker keeps
+ * answering (an acknowledgement or a refusal within the last {@value #PROGRESS_WINDOW_MS} ms). A healthy busy
+ * target is therefore bounded only by the global limit, while one whose broker has gone quiet holds at most
+ * {@code cap}. A message refused admission is not published: the caller gives it back to Redis for later, without
+ * counting an attempt ({@link #quietSince}: how long the target has been quiet, to size that wait). A target never
+ * heard from is bounded until its first answer; a target is remembered for a while after its last message settled,
+ * so that the next burst to a healthy target is not bounded again.
+ */
+final class TargetLoad {
+
+    static final long PROGRESS_WINDOW_MS = 1_000;
+    /** Idle targets (nothing in flight) are forgotten after this long, once more than {@value #REMEMBERED} are known. */
+    private static final long IDLE_MEMORY_MS = 60_000;
+    private static final int REMEMBERED = 1_000;
+
+    private static final class Load {
+        int inFlight;
+        /** When its in-flight count last rose from 0. */
+        long busySince;
+        volatile long lastAnsweredAt;
+
+        Load(long now) {
+            this.busySince = now;
+        }
+    }
+
+    private final int cap;
+    private final Map<String, Load> loads = new ConcurrentHashMap<>();
+
+    TargetLoad(int cap) {
+        this.cap = Math.max(1, cap);
+    }
+
+    /** Counts the message in flight for its target and returns true, or returns false if the target is at its bound. */
+    boolean admit(String target, long now) {
+        if (loads.size() > REMEMBERED) {
+            loads.entrySet().removeIf(e -> e.getValue().inFlight == 0 && now - e.getValue().lastAnsweredAt > IDLE_MEMORY_MS);
+        }
+        boolean[] admitted = {false};
+        loads.compute(target, (t, load) -> {
+            Load current = load == null ? new Load(now) : load;
+            if (current.inFlight == 0) {
+                current.busySince = now;
+            }
+            if (current.inFlight < cap || now - current.lastAnsweredAt <= PROGRESS_WINDOW_MS) {
+                current.inFlight++;
+                admitted[0] = true;
+            }
+            return current;
+        });
+        return admitted[0];
+    }
+
+    /** Since when the target has had messages in flight and no answer from its broker (epoch ms); now if it is not quiet. */
+    long quietSince(String target, long now) {
+        Load load = loads.get(target);
+        if (load == null) {
+            return now;
+        }
+        return Math.max(load.busySince, load.lastAnsweredAt);
+    }
+
+    /** The target's broker answered a publish (acknowledged or refused it). */
+    void answered(String target, long now) {
+        Load load = loads.get(target);
+        if (load != null && now > load.lastAnsweredAt) {
+            load.lastAnsweredAt = now;
+        }
+    }
+
+    /** An admitted message was settled: it no longer counts. */
+    void release(String target) {
+        loads.computeIfPresent(target, (t, load) -> {
+            load.inFlight = Math.max(0, load.inFlight - 1);
+            return load;
+        });
+    }
+
+    int inFlight(String target) {
+        Load load = loads.get(target);
+        return load == null ? 0 : load.inFlight;
+    }
+}

@@ -1,0 +1,44 @@
+package io.github.redisdelaybridge.store;
+
+import static io.github.redisdelaybridge.store.Argv.dueMode;
+import static io.github.redisdelaybridge.store.Argv.dueValue;
+import static io.github.redisdelaybridge.store.Argv.number;
+import static io.github.redisdelaybridge.store.Argv.text;
+import static io.github.redisdelaybridge.store.SlotKey.DUE;
+import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.SlotKey.NAMES;
+
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.store.DueTimeChange.Outcome;
+
+/**
+ * {@code changeDueTime.lua}: gives a pending message a new due time. Its Lua header is the contract; this class is
+ * its Java side ({@link ScriptContract}).
+ */
+final class ChangeDueTimeScript {
+
+    /** {@code Returns: the new due time (epoch ms, >= 0)}, or one of the negative codes below. */
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES);
+
+    private ChangeDueTimeScript() {
+    }
+
+    /** ARGV: message id, due mode, due value, maximum delay in ms. */
+    static ScriptCall<DueTimeChange> call(Keys keys, String messageId, DueTime dueTime, long maxDelayMs) {
+        return CONTRACT.call(keys, keys.slotOf(messageId), ChangeDueTimeScript::changeOf,
+                text(messageId), dueMode(dueTime), dueValue(dueTime), number(maxDelayMs));
+    }
+
+    static DueTimeChange changeOf(long code) {
+        if (code >= 0) {
+            return new DueTimeChange(Outcome.CHANGED, code);
+        }
+        Outcome outcome = switch ((int) code) {
+            case -1 -> Outcome.IN_FLIGHT;
+            case -2 -> Outcome.NOT_PENDING;
+            case -3 -> Outcome.DELAY_TOO_LONG;
+            default -> throw new IllegalStateException("changeDueTime.lua returned unknown code " + code);
+        };
+        return new DueTimeChange(outcome, -1);
+    }
+}

@@ -1,0 +1,23 @@
+package io.github.redisdelaybridge.store;
+
+import static io.github.redisdelaybridge.store.Argv.text;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
+
+/**
+ * {@code deleteDeadLetter.lua}: forgets a dead letter. Its Lua header is the contract; this class is its Java side
+ * ({@link ScriptContract}).
+ */
+final class DeleteDeadLetterScript {
+
+    /** {@code Returns: 1 when deleted, 0 when there was no such dead letter}. */
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("deleteDeadLetter", DEAD_LETTERS, DEAD_LETTER_INDEX);
+
+    private DeleteDeadLetterScript() {
+    }
+
+    /** ARGV: message id. */
+    static ScriptCall<Boolean> call(Keys keys, String messageId) {
+        return CONTRACT.call(keys, keys.slotOf(messageId), deleted -> deleted == 1, text(messageId));
+    }
+}

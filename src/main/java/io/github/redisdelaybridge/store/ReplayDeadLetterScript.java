@@ -1,0 +1,51 @@
+package io.github.redisdelaybridge.store;
+
+import static io.github.redisdelaybridge.store.Argv.dueMode;
+import static io.github.redisdelaybridge.store.Argv.dueValue;
+import static io.github.redisdelaybridge.store.Argv.number;
+import static io.github.redisdelaybridge.store.Argv.text;
+import static io.github.redisdelaybridge.store.SlotKey.CANCELLED;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
+import static io.github.redisdelaybridge.store.SlotKey.DELIVERED;
+import static io.github.redisdelaybridge.store.SlotKey.DUE;
+import static io.github.redisdelaybridge.store.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.SlotKey.PAYLOADS;
+
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+import io.github.redisdelaybridge.store.ReplayResult.Outcome;
+
+/**
+ * {@code replayDeadLetter.lua}: schedules a dead letter again and removes it from the dead-letter store, in one step.
+ * Its Lua header is the contract; this class is its Java side ({@link ScriptContract}).
+ */
+final class ReplayDeadLetterScript {
+
+    /** {@code Returns: the due time (epoch ms, >= 0)}, or one of the negative codes below. */
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("replayDeadLetter",
+            DEAD_LETTERS, DEAD_LETTER_INDEX, DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES);
+
+    private ReplayDeadLetterScript() {
+    }
+
+    /** ARGV: message id, SHA1 of the record read, maximum delay in ms, due mode, due value, envelope. */
+    static ScriptCall<ReplayResult> call(Keys keys, byte[] recordRead, ScheduleRequest request, long maxDelayMs) {
+        return CONTRACT.call(keys, keys.slotOf(request.messageId()), ReplayDeadLetterScript::resultOf,
+                text(request.messageId()), text(LuaScript.sha1Hex(recordRead)), number(maxDelayMs), dueMode(request.dueTime()),
+                dueValue(request.dueTime()), EnvelopeCodec.encode(request.envelope()));
+    }
+
+    static ReplayResult resultOf(long code) {
+        if (code >= 0) {
+            return new ReplayResult(Outcome.REPLAYED, code);
+        }
+        Outcome outcome = switch ((int) code) {
+            case -1 -> Outcome.ID_IN_USE;
+            case -2 -> Outcome.NOT_FOUND;
+            case -3 -> Outcome.CHANGED_MEANWHILE;
+            case -4 -> Outcome.DELAY_TOO_LONG;
+            default -> throw new IllegalStateException("replayDeadLetter.lua returned unknown code " + code);
+        };
+        return new ReplayResult(outcome, -1);
+    }
+}

@@ -1,0 +1,74 @@
+package io.github.redisdelaybridge.store;
+
+import static io.github.redisdelaybridge.store.Argv.dueMode;
+import static io.github.redisdelaybridge.store.Argv.dueValue;
+import static io.github.redisdelaybridge.store.Argv.number;
+import static io.github.redisdelaybridge.store.Argv.text;
+import static io.github.redisdelaybridge.store.SlotKey.CANCELLED;
+import static io.github.redisdelaybridge.store.SlotKey.DELIVERED;
+import static io.github.redisdelaybridge.store.SlotKey.DUE;
+import static io.github.redisdelaybridge.store.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.SlotKey.PAYLOADS;
+
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+import io.github.redisdelaybridge.store.ScheduleResult.Outcome;
+import java.util.List;
+
+/**
+ * {@code schedule.lua}: stores a batch of delayed messages of one slot. Its Lua header is the contract; this class is
+ * its Java side ({@link ScriptContract}).
+ */
+final class ScheduleScript {
+
+    /** {@code Returns: { result1, result2, ..., now }}. */
+    enum Entry { RESULT }
+
+    enum Tail { NOW }
+
+    static final ScriptContract<Reply<Reply.None, Entry>> CONTRACT =
+            ScriptContract.returning(Reply.entriesThen(Entry.class, Tail.class), "schedule", DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES);
+
+    private ScheduleScript() {
+    }
+
+    /** ARGV: maximum delay, dedupe window, cancel window, then per request its id, due mode, due value and envelope. */
+    static ScriptCall<ScheduleResult[]> call(Keys keys, int slot, long maxDelayMs, long dedupeWindowMs, long cancelWindowMs,
+                                             List<ScheduleRequest> requests) {
+        byte[][] args = new byte[3 + 4 * requests.size()][];
+        args[0] = number(maxDelayMs);
+        args[1] = number(dedupeWindowMs);
+        args[2] = number(cancelWindowMs);
+        int a = 3;
+        for (ScheduleRequest request : requests) {
+            args[a++] = text(request.messageId());
+            args[a++] = dueMode(request.dueTime());
+            args[a++] = dueValue(request.dueTime());
+            args[a++] = EnvelopeCodec.encode(request.envelope());
+        }
+        return CONTRACT.call(keys, slot, reply -> resultsOf(reply, requests.size()), args);
+    }
+
+    /** One result per request, in the requests' order. */
+    private static ScheduleResult[] resultsOf(Reply<Reply.None, Entry> reply, int requests) {
+        ScheduleResult[] results = new ScheduleResult[requests];
+        for (int i = 0; i < requests; i++) {
+            results[i] = resultOf(reply.number(i, Entry.RESULT));
+        }
+        return results;
+    }
+
+    /** A due time (>= 0), or the header's negative codes. */
+    static ScheduleResult resultOf(long code) {
+        if (code >= 0) {
+            return new ScheduleResult(Outcome.SCHEDULED, code);
+        }
+        Outcome outcome = switch ((int) code) {
+            case -1 -> Outcome.DUPLICATE_PENDING;
+            case -2 -> Outcome.DUPLICATE_DELIVERED;
+            case -3 -> Outcome.DELAY_TOO_LONG;
+            case -4 -> Outcome.CANCELLED;
+            default -> throw new IllegalStateException("schedule.lua returned unknown code " + code);
+        };
+        return new ScheduleResult(outcome, -1);
+    }
+}

@@ -1,0 +1,36 @@
+package io.github.redisdelaybridge.store;
+
+import static io.github.redisdelaybridge.store.Argv.number;
+import static io.github.redisdelaybridge.store.Argv.text;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code storeDeadLetters.lua}: keeps records of messages refused at ingest in one slot's dead-letter store. Its Lua
+ * header is the contract; this class is its Java side ({@link ScriptContract}).
+ */
+final class StoreDeadLettersScript {
+
+    /** {@code Returns: the number of records stored}. */
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("storeDeadLetters", DEAD_LETTERS, DEAD_LETTER_INDEX);
+
+    private StoreDeadLettersScript() {
+    }
+
+    /** ARGV: most records kept in the slot, their maximum age in ms, then per record its message id and bytes. */
+    static ScriptCall<Long> call(Keys keys, int slot, long maxRecords, long maxAgeMs, List<Map.Entry<String, byte[]>> recordsById) {
+        byte[][] args = new byte[2 + 2 * recordsById.size()][];
+        args[0] = number(maxRecords);
+        args[1] = number(maxAgeMs);
+        int a = 2;
+        for (Map.Entry<String, byte[]> record : recordsById) {
+            args[a++] = text(record.getKey());
+            args[a++] = record.getValue();
+        }
+        return CONTRACT.call(keys, slot, Function.identity(), args);
+    }
+}

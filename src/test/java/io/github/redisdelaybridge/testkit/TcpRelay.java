@@ -1,0 +1,125 @@
+package io.github.redisdelaybridge.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP relay on a loopback port of its own to a real server, so a test can take that server away from one client (the
+ * bridge) without stopping it for everyone else on the machine: {@link #cut()} closes the listening port and every relayed
+ * connection (clients then get "connection refused", as from a broker that is down), {@link #restore()} listens again on
+ * the same port. Bytes pass through unchanged.
+ */
+public final class TcpRelay implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final int port;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile ServerSocket listener;
+
+    public TcpRelay(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        this.port = FreePorts.next();
+        restore();
+    }
+
+    /** The port clients connect to instead of the server's. */
+    public int port() {
+        return port;
+    }
+
+    /** Refuses new connections and drops the open ones, until {@link #restore()}. */
+    public synchronized void cut() {
+        closeQuietly(listener);
+        listener = null;
+        sockets.forEach(TcpRelay::closeQuietly);
+        sockets.clear();
+    }
+
+    /** Accepts and relays connections again, on the same port. */
+    public synchronized void restore() {
+        if (listener != null) {
+            return;
+        }
+        try {
+            ServerSocket server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            listener = server;
+            Thread acceptor = new Thread(() -> accept(server), "tcp-relay-" + port);
+            acceptor.setDaemon(true);
+            acceptor.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + port, e);
+        }
+    }
+
+    private void accept(ServerSocket server) {
+        while (!server.isClosed()) {
+            Socket client;
+            try {
+                client = server.accept();
+            } catch (IOException closed) {
+                return; // cut() closed the listener
+            }
+            try {
+                Socket upstream = new Socket(targetHost, targetPort);
+                sockets.add(client);
+                sockets.add(upstream);
+                if (listener != server) {
+                    // cut() ran while this connection was being set up
+                    closeQuietly(client);
+                    closeQuietly(upstream);
+                    return;
+                }
+                pump(client, upstream);
+                pump(upstream, client);
+            } catch (IOException refused) {
+                closeQuietly(client);
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        Thread thread = new Thread(() -> {
+            byte[] buffer = new byte[64 * 1024];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException closed) {
+                // one side went away: end both
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        }, "tcp-relay-pump-" + port);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void closeQuietly(java.io.Closeable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        cut();
+    }
+}
