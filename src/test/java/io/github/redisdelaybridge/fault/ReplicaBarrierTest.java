@@ -46,6 +46,11 @@ class ReplicaBarrierTest {
                  BridgeInstance bridge = BridgeInstance.start(settings)) {
                 kafka.sendAndWait(inbound, null, "before".getBytes(), Map.of("x-delay", "0", "x-target", "kafka:" + target, "x-message-id", "b1"));
                 collector.awaitDistinct(1, Received::messageId, Duration.ofSeconds(30));
+                // the commit follows the store, and may reach the broker after the delivery does
+                long commitDeadline = System.currentTimeMillis() + 20_000;
+                while (committed(admin, settings.get("bridge.kafka.group-id"), inbound) < 1 && System.currentTimeMillis() < commitDeadline) {
+                    Thread.sleep(100);
+                }
                 long committedBefore = committed(admin, settings.get("bridge.kafka.group-id"), inbound);
                 assertThat(committedBefore).isEqualTo(1);
 
