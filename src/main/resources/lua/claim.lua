@@ -38,7 +38,8 @@
     member   the member as stored: the bridge settles the message with it (acknowledge, reschedule,
              deadLetter), so a member is never converted twice, packed or verbatim
     envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
-             be resolved is returned as stored, and the bridge dead-letters it
+             be resolved is returned as stored, and the bridge dead-letters it; nil when the payload is
+             missing (evicted or deleted): the bridge dead-letters the message as payload-missing
 ]]
 -- @include lib/redisNow
 -- @include lib/expandNames
@@ -63,16 +64,15 @@ if #due > 0 then
   local record = claimer ~= '' and redis.call('HGET', KEYS[6], claimer)
   local leases = {}
   for i = 1, n do
-    -- a due member without a payload is a leftover of a crash between two writes: dropping it loses nothing
-    if envelopes[i] then
-      leases[#leases + 1] = leaseUntil
-      leases[#leases + 1] = members[i]
-      result[#result + 1] = ids.toId(members[i]) or false
-      result[#result + 1] = members[i]
-      result[#result + 1] = tonumber(due[2 * i])
-      result[#result + 1] = tonumber(attempts[i] or 0)
-      result[#result + 1] = names.expand(envelopes[i])
-    end
+    -- a due member without a payload (evicted, or deleted by hand) is claimed like the others and returned without
+    -- an envelope: the bridge dead-letters it as payload-missing rather than drop it unseen
+    leases[#leases + 1] = leaseUntil
+    leases[#leases + 1] = members[i]
+    result[#result + 1] = ids.toId(members[i]) or false
+    result[#result + 1] = members[i]
+    result[#result + 1] = tonumber(due[2 * i])
+    result[#result + 1] = tonumber(attempts[i] or 0)
+    result[#result + 1] = envelopes[i] and names.expand(envelopes[i]) or false
   end
   if #leases > 0 then
     redis.call('ZADD', KEYS[2], unpack(leases))

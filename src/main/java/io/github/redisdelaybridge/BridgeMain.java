@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
@@ -72,8 +74,15 @@ public final class BridgeMain {
                 default -> usageError("unknown option '" + args[i] + "'");
             }
         }
+        AtomicReference<String> unfit = new AtomicReference<>();
         try {
-            newMain(BridgeHome.resolve(home)).run();
+            Main main = newMain(BridgeHome.resolve(home));
+            // a Redis found unfit after the start (it was down then, and came with eviction on, say): stop, exit 2
+            main.bind(BridgeBeans.FATAL_STOP, (Consumer<String>) reason -> {
+                unfit.set(reason);
+                main.completed();
+            });
+            main.run();
         } catch (Exception e) {
             InvalidSettingsException invalid = InvalidSettingsException.in(e);
             if (invalid == null) {
@@ -86,6 +95,10 @@ public final class BridgeMain {
             // halt, not exit: nothing has started that needs stopping, and Camel's shutdown hook would log
             // a stop "triggered by SIGTERM" after the lines above
             Runtime.getRuntime().halt(InvalidSettingsException.EXIT_CODE);
+        }
+        if (unfit.get() != null) {
+            System.err.println("redis-delay-bridge: cannot run on this Redis: " + unfit.get());
+            System.exit(InvalidSettingsException.EXIT_CODE);
         }
     }
 

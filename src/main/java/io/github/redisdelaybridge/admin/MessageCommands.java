@@ -8,6 +8,7 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.DueTimeChange;
+import io.github.redisdelaybridge.store.DurabilityBarrier;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * Admin endpoints that change a pending message: cancel and reschedule. Unlike a cancel control message,
  * a DELETE of an id that is not known is a 404 and records nothing: the caller sees the current state,
  * so there is no later arrival to wait for (use a control message on the inbound topic for that).
+ * A change is answered only once Redis confirmed it as durably as {@code bridge.redis.wait-*} promise; else 503.
  */
 public final class MessageCommands {
 
@@ -30,9 +32,12 @@ public final class MessageCommands {
     private final DispatchWakeup wakeup;
     private final BridgeMetrics metrics;
     private final long redisTimeoutMs;
+    private final DurableWrites durably;
 
-    public MessageCommands(DelayStore store, DueTimeParser dueTimeParser, DispatchWakeup wakeup, BridgeMetrics metrics, long redisTimeoutMs) {
+    public MessageCommands(DelayStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup,
+                           BridgeMetrics metrics, long redisTimeoutMs) {
         this.store = store;
+        this.durably = new DurableWrites(barrier, redisTimeoutMs);
         this.dueTimeParser = dueTimeParser;
         this.wakeup = wakeup;
         this.metrics = metrics;
@@ -42,7 +47,7 @@ public final class MessageCommands {
     /** Camel bean method: {@code DELETE /api/messages/{id}}. */
     public ApiResponse cancel(Exchange exchange) {
         String id = MessageQueries.messageId(exchange);
-        CancelOutcome outcome = StoreAnswers.await(store.cancel(id, false), redisTimeoutMs);
+        CancelOutcome outcome = durably.write(store.keys().slotOf(id), () -> store.cancel(id, false));
         metrics.cancel(outcome, BridgeMetrics.Via.HTTP);
         String quoted = "'" + ApiRequests.abbreviate(id) + "'";
         switch (outcome) {
@@ -74,7 +79,7 @@ public final class MessageCommands {
         JsonNode body = ApiRequests.jsonObject(ApiRequests.body(exchange),
                 Set.of(ApiRequests.DELAY_MS, ApiRequests.DELIVER_AT), DUE_EXAMPLE);
         DueTime dueTime = ApiRequests.dueTime(body, dueTimeParser, true);
-        DueTimeChange change = StoreAnswers.await(store.changeDueTime(id, dueTime), redisTimeoutMs);
+        DueTimeChange change = durably.write(store.keys().slotOf(id), () -> store.changeDueTime(id, dueTime));
         metrics.reschedule(change.outcome(), BridgeMetrics.Via.HTTP);
         String quoted = "'" + ApiRequests.abbreviate(id) + "'";
         switch (change.outcome()) {

@@ -13,6 +13,8 @@ import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
 import io.github.redisdelaybridge.health.RedisHealthCheck;
+import io.github.redisdelaybridge.health.RedisRequirementsException;
+import io.github.redisdelaybridge.health.RedisServerWatch;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
@@ -28,6 +30,8 @@ import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.store.DurabilitySettings;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
@@ -36,9 +40,11 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.micrometer.MicrometerConstants;
@@ -67,6 +73,29 @@ public final class BridgeBeans implements CamelConfiguration {
         return found;
     }
 
+    /** The registry name of what stops the bridge with a non-zero exit when Redis turns out unfit after the start. */
+    public static final String FATAL_STOP = "bridgeFatalStop";
+
+    /**
+     * The bridge's way to stop for good: BridgeMain binds one that ends the process with a non-zero exit; without it
+     * (the bridge inside a test) the Camel context is stopped.
+     */
+    @SuppressWarnings("unchecked")
+    private static Consumer<String> fatalStop(CamelContext context) {
+        Consumer<String> bound = context.getRegistry().lookupByNameAndType(FATAL_STOP, Consumer.class);
+        if (bound != null) {
+            return bound;
+        }
+        return reason -> new Thread(() -> {
+            LOG.error("stopping the bridge: {}", reason);
+            try {
+                context.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("could not stop the bridge cleanly", e);
+            }
+        }, "bridge-fatal-stop").start();
+    }
+
     @Override
     public void configure(CamelContext context) throws Exception {
         BridgeSettings settings = SettingsCheck.read(context);
@@ -74,11 +103,31 @@ public final class BridgeBeans implements CamelConfiguration {
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
+        RedisExpectations expectations = settings.redisExpectations();
         RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
                 Duration.ofMillis(settings.redisTimeoutMs()));
-        DelayStore store = new DelayStore(redis.async(), new Keys(settings.keyPrefix(), settings.slots()), new StoreLimits(
-                settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(), settings.deadLetterMaxCount(),
-                settings.deadLetterMaxAgeMs()));
+        // WAIT and WAITAOF hold up every later command of their connection on the server until they return, so when the
+        // barrier may send them, ingest writes (and admin writes) get a connection of their own and never delay dispatching.
+        RedisConnection ingestRedis = expectations.durability().equals(DurabilitySettings.memoryOnly()) ? redis
+                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()));
+        Keys keys = new Keys(settings.keyPrefix(), settings.slots());
+        StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
+                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs());
+        DelayStore store = new DelayStore(redis.async(), keys, limits);
+        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits);
+        DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
+        RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
+                settings.redisTimeoutMs(), fatalStop(context));
+        try {
+            redisWatch.start();
+        } catch (RedisRequirementsException unfit) {
+            redisWatch.close();
+            if (ingestRedis != redis) {
+                ingestRedis.close();
+            }
+            redis.close();
+            throw new InvalidSettingsException(List.of(unfit.getMessage()));
+        }
         KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()), settings.kafkaAllowTopicAutoCreation());
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
@@ -90,6 +139,7 @@ public final class BridgeBeans implements CamelConfiguration {
         BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
                 rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
         DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
+        DeadLetters ingestDeadLetters = ingestStore == store ? deadLetters : new DeadLetters(deadLetterChannel, ingestStore);
 
         Set<String> inboundChannels = new HashSet<>();
         Set<String> enabledBrokers = new HashSet<>(Set.of("kafka"));
@@ -111,18 +161,19 @@ public final class BridgeBeans implements CamelConfiguration {
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
-        registry.bind("messageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics, 0));
+        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
         registry.bind("delayStore", store);
         registry.bind("bridgeMetrics", metrics);
+        registry.bind("redisServerWatch", redisWatch);
 
         long redisTimeoutMs = settings.redisTimeoutMs();
         registry.bind("adminAuthorizer", new AdminAuthorizer(settings.adminToken()));
         registry.bind("apiResponses", new ApiResponses());
         registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
-        registry.bind("messageCommands", new MessageCommands(store, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
+        registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
         registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
 
@@ -131,7 +182,7 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("rabbitMqDeliveryReader", new RabbitMqDeliveryReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(store, deadLetters, dispatcher, stopping, metrics,
+        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts()));
         registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId());
@@ -146,6 +197,10 @@ public final class BridgeBeans implements CamelConfiguration {
                     rabbitMq.close();
                 }
                 rabbitMqConsumerConnections.destroy();
+                redisWatch.close();
+                if (ingestRedis != redis) {
+                    ingestRedis.close();
+                }
                 redis.close();
             }
         }, true, true);

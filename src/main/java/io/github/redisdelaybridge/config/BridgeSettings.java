@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import io.github.redisdelaybridge.store.DurabilitySettings;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,8 @@ public record BridgeSettings(
         DispatchSettings dispatch,
         RetryPolicy retry,
         RabbitMqSettings rabbitMq,
-        String adminToken) {
+        String adminToken,
+        RedisExpectations redisExpectations) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -78,7 +80,41 @@ public record BridgeSettings(
                         // a bound by count, kept for deployments that set it; retries are bounded by max-age-ms
                         r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
-                r.optional("bridge.admin.token"));
+                r.optional("bridge.admin.token"),
+                redisExpectations(r, redisTimeoutMs));
+    }
+
+    private static DurabilitySettings.LocalFsync localFsync(Reader r) {
+        String value = r.optional("bridge.redis.wait-aof-local");
+        try {
+            return DurabilitySettings.LocalFsync.parse(value.isEmpty() ? "auto" : value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("setting bridge.redis.wait-aof-local " + e.getMessage());
+        }
+    }
+
+    private static RedisExpectations redisExpectations(Reader r, long redisTimeoutMs) {
+        DurabilitySettings durability;
+        try {
+            durability = new DurabilitySettings(
+                    r.optional("bridge.redis.wait-replicas").isEmpty() ? 0 : r.intValue("bridge.redis.wait-replicas"),
+                    localFsync(r),
+                    r.optional("bridge.redis.wait-timeout-ms").isEmpty() ? 1_000 : r.longValue("bridge.redis.wait-timeout-ms"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().startsWith("setting ") ? e.getMessage()
+                    : "setting bridge.redis.wait-*: " + e.getMessage());
+        }
+        if (durability.waitTimeoutMs() >= redisTimeoutMs) {
+            // the wait must answer before Lettuce gives up on the command, or a slow replica reads as a dead Redis
+            throw new IllegalArgumentException("setting bridge.redis.wait-timeout-ms (" + durability.waitTimeoutMs()
+                    + ") must be below bridge.redis.command-timeout-ms (" + redisTimeoutMs + ")");
+        }
+        boolean allowEviction = !r.optional("bridge.redis.allow-eviction").isEmpty() && r.booleanValue("bridge.redis.allow-eviction");
+        long checkIntervalMs = r.optional("bridge.redis.check-interval-ms").isEmpty() ? 300_000 : r.longValue("bridge.redis.check-interval-ms");
+        if (checkIntervalMs < 1_000) {
+            throw new IllegalArgumentException("setting bridge.redis.check-interval-ms must be at least 1000, got " + checkIntervalMs);
+        }
+        return new RedisExpectations(durability, allowEviction, checkIntervalMs);
     }
 
     private static RabbitMqSettings rabbitMqSettings(Reader r) {

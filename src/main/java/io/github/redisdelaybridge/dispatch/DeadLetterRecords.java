@@ -55,4 +55,13 @@ final class DeadLetterRecords {
                 "stored record cannot be read: " + Failures.rootMessage(failure), "redis", "", message.attempts(), null, List.of(),
                 Map.of(), message.encodedEnvelope());
     }
+
+    /**
+     * A due message whose payload Redis no longer holds: only its id (and member) and due time are left, so the dead
+     * letter carries no body, headers or target; the detail says what is known.
+     */
+    static DeadLetter payloadMissing(ClaimedMessage message) {
+        return new DeadLetter(message.messageId(), DeadLetterReason.PAYLOAD_MISSING, PayloadMissingException.detail(message), "redis", "",
+                message.attempts(), null, List.of(), Map.of(), new byte[0]);
+    }
 }

@@ -57,6 +57,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
                 }
                 ClaimRound round = claimer.claim(Math.min(settings.batchSize(), room));
                 if (round == null) {
+                    Thread.sleep(claimer.backoffMs()); // Redis failed: capped backoff, not a busy loop
                     return;
                 }
                 if (!round.messages().isEmpty()) {

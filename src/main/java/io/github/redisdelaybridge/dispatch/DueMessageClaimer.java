@@ -34,6 +34,10 @@ final class DueMessageClaimer {
 
     private static final Logger LOG = LoggerFactory.getLogger(DueMessageClaimer.class);
 
+    /** While claims fail, the loop waits this long before the next try, doubling up to {@link #MAX_BACKOFF_MS}. */
+    static final long FIRST_BACKOFF_MS = 50;
+    static final long MAX_BACKOFF_MS = 2_000;
+
     private final DelayStore store;
     private final DispatchSettings settings;
     private final String claimerId = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
@@ -43,10 +47,12 @@ final class DueMessageClaimer {
     private final Map<Integer, CompletableFuture<Long>> releasing = new ConcurrentHashMap<>();
     /** When each failing slot's claims started failing (the dispatch thread's own). */
     private final Map<Integer, Long> slotFailingSince = new HashMap<>();
+
     private int nextSlot;
     private long round;
     private long redisUnavailableSince;
     private Throwable lastFailure;
+    private long backoffMs;
 
     DueMessageClaimer(DelayStore store, DispatchSettings settings) {
         this.store = store;
@@ -66,17 +72,28 @@ final class DueMessageClaimer {
                     LOG.warn("cannot claim due messages from any slot, dispatching paused until Redis answers{}",
                             lastFailure == null ? "" : ": " + Failures.rootMessage(lastFailure));
                 }
+                backoffMs = backoffMs == 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoffMs * 2);
                 return null;
             }
             if (redisUnavailableSince != 0) {
                 LOG.info("Redis answers again after {} ms; dispatching resumes", System.currentTimeMillis() - redisUnavailableSince);
                 redisUnavailableSince = 0;
             }
+            backoffMs = 0;
             return claimed;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /**
+     * How long to wait before claiming again after a round in which no slot answered: a claim fails at once while
+     * Redis is down (Lettuce rejects commands when disconnected), so without a pause the loop would spin. 0 after a
+     * round that claimed.
+     */
+    long backoffMs() {
+        return backoffMs;
     }
 
     private ClaimRound claimFromEverySlot(int limit) throws InterruptedException {

@@ -137,6 +137,11 @@ final class PublishAndSettle implements AutoCloseable {
     }
 
     private static Publish prepare(ClaimedMessage message) {
+        if (message.encodedEnvelope() == null) {
+            Publish publish = new Publish(message, null, null);
+            publish.outcome.completeExceptionally(new PayloadMissingException(message));
+            return publish;
+        }
         try {
             if (!message.idResolved()) {
                 throw new IllegalArgumentException("message id still packed in Redis's stored form: Redis could not turn the stem code of"

@@ -41,6 +41,9 @@ final class RetryOrDeadLetter {
     CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
+        if (Failures.unwrap(failure) instanceof PayloadMissingException) {
+            return deadLetter(message, DeadLetterRecords.payloadMissing(message), failedAttempts);
+        }
         if (Failures.unwrap(failure) instanceof UnreadableRecordException) {
             return deadLetter(message, DeadLetterRecords.corruptEnvelope(message, failure), failedAttempts);
         }

@@ -31,6 +31,11 @@ final class BatchRetry {
         this.maxAttempts = maxAttempts;
     }
 
+    /** True when a bounded retry has used up its attempts after {@code attempts} (never for an unbounded one). */
+    boolean gaveUpAfter(int attempts) {
+        return maxAttempts > 0 && attempts >= maxAttempts;
+    }
+
     /** @param what the step, as it reads after "could not": "store 12 messages in Redis" */
     <T> T untilDone(String what, Supplier<CompletableFuture<T>> operation) throws InterruptedException {
         long backoffMs = FIRST_BACKOFF_MS;

@@ -6,10 +6,14 @@ import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * it then throws, so the batch is not acknowledged: Kafka consumes it again, RabbitMQ gets a nack with
  * requeue and delivers it again. Storing the same batch twice is harmless: message ids already pending or
  * delivered are not stored again.
+ *
+ * <p>Before the batch is acknowledged, Redis confirms its writes as durable as {@code bridge.redis.wait-*} promise
+ * ({@link DurabilityBarrier}: replicas and/or the master's fsync). Not confirmed in time, the confirmation is retried
+ * like any other step; should the connection have changed under the batch, the whole batch is written again.
  */
 public final class MessageScheduler {
 
@@ -40,11 +48,16 @@ public final class MessageScheduler {
     private final BridgeMetrics metrics;
     private final ControlApplier controlApplier;
     private final BatchRetry retry;
+    private final DurabilityBarrier barrier;
 
-    /** {@code maxAttempts}: how often to try storing a batch before giving up; 0 for as long as the bridge runs. */
-    public MessageScheduler(DelayStore store, DeadLetters deadLetters, DispatchWakeup wakeup, BooleanSupplier stopping,
-                            BridgeMetrics metrics, int maxAttempts) {
+    /**
+     * @param barrier     what Redis must confirm before the batch is acknowledged ({@code bridge.redis.wait-*})
+     * @param maxAttempts how often to try storing a batch before giving up; 0 for as long as the bridge runs
+     */
+    public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
+                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts) {
         this.store = store;
+        this.barrier = barrier;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
         this.metrics = metrics;
@@ -52,20 +65,34 @@ public final class MessageScheduler {
         this.retry = new BatchRetry(stopping, maxAttempts);
     }
 
-    /** Camel bean method: the batch is stored, controlled and dead-lettered when this returns. */
+    /** Camel bean method: the batch is stored, controlled and dead-lettered when this returns, as durably as promised. */
     public IngestReport schedule(ValidatedBatch batch) throws InterruptedException {
         BatchParts parts = BatchParts.of(batch);
-        Tally tally = new Tally(parts.rejected());
-        storeAccepted(parts.accepted(), tally);
-        applyControls(parts.controls(), tally);
-        if (tally.earliestDue != Long.MAX_VALUE) {
-            wakeup.wakeIfEarlierThan(tally.earliestDue);
+        Set<Integer> slots = parts.slots(store.keys());
+        boolean[] scheduledEarlier = new boolean[parts.accepted().size()];
+        for (int round = 1; ; round++) {
+            DurabilityBarrier.Fence fence = retry.untilDone("reach the Redis masters of " + slots.size() + " slot(s)", () -> barrier.open(slots));
+            Tally tally = new Tally(new ArrayList<>(parts.rejected()));
+            storeAccepted(parts.accepted(), tally, scheduledEarlier);
+            applyControls(parts.controls(), tally);
+            if (tally.earliestDue != Long.MAX_VALUE) {
+                wakeup.wakeIfEarlierThan(tally.earliestDue);
+            }
+            recordRejected(tally.rejected);
+            if (retry.untilDone("have Redis confirm the batch's writes (" + barrier.describePlan() + ")", fence::confirm)) {
+                metrics.scheduled(tally.scheduled);
+                metrics.duplicates(tally.duplicates);
+                return new IngestReport(tally.scheduled, tally.duplicates, tally.cancelled, parts.controls().size(), tally.rejected.size(),
+                        batch.acknowledgement());
+            }
+            // The wait ran on another connection than the writes (Lettuce reconnected, perhaps to a new master after a
+            // failover): it proves nothing about them, so the batch is written again; its writes are idempotent.
+            LOG.warn("the Redis connection was re-established while a batch of {} messages was being stored (round {}); storing it again",
+                    batch.messages().size(), round);
+            if (retry.gaveUpAfter(round)) {
+                throw new IllegalStateException("batch not acknowledged upstream: the Redis connection changed under it " + round + " times");
+            }
         }
-        recordRejected(tally.rejected);
-        metrics.scheduled(tally.scheduled);
-        metrics.duplicates(tally.duplicates);
-        return new IngestReport(tally.scheduled, tally.duplicates, tally.cancelled, parts.controls().size(), tally.rejected.size(),
-                batch.acknowledgement());
     }
 
     /** A batch sorted by what validation made of each message; rejected ones already as dead letters. */
@@ -85,6 +112,21 @@ public final class MessageScheduler {
             }
             return parts;
         }
+
+        /** Every slot the batch may write to: of the messages, the ids controls name, and the dead letters' ids. */
+        Set<Integer> slots(Keys keys) {
+            Set<Integer> slots = new TreeSet<>();
+            accepted.forEach(a -> {
+                slots.add(keys.slotOf(a.request().messageId()));
+                slots.add(keys.slotOf(a.message().idForRecords()));
+            });
+            controls.forEach(c -> {
+                slots.add(keys.slotOf(c.request().messageId()));
+                slots.add(keys.slotOf(c.message().idForRecords()));
+            });
+            rejected.forEach(r -> slots.add(keys.slotOf(r.messageId())));
+            return slots;
+        }
     }
 
     /** What the batch came to so far. */
@@ -100,7 +142,11 @@ public final class MessageScheduler {
         }
     }
 
-    private void storeAccepted(List<ValidatedMessage.Accepted> accepted, Tally tally) throws InterruptedException {
+    /**
+     * @param scheduledEarlier per message, whether an earlier round of this batch stored it; such a message now reads as
+     *                         a duplicate of itself and still counts as scheduled
+     */
+    private void storeAccepted(List<ValidatedMessage.Accepted> accepted, Tally tally, boolean[] scheduledEarlier) throws InterruptedException {
         if (accepted.isEmpty()) {
             return;
         }
@@ -109,9 +155,14 @@ public final class MessageScheduler {
         for (int i = 0; i < results.size(); i++) {
             ScheduleResult result = results.get(i);
             InboundMessage message = accepted.get(i).message();
+            if (result.outcome() == ScheduleResult.Outcome.DUPLICATE_PENDING && scheduledEarlier[i]) {
+                tally.scheduled++;
+                continue;
+            }
             switch (result.outcome()) {
                 case SCHEDULED -> {
                     tally.scheduled++;
+                    scheduledEarlier[i] = true;
                     tally.earliestDue = Math.min(tally.earliestDue, result.dueAt());
                 }
                 case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> {

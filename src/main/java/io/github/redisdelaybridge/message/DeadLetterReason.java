@@ -30,7 +30,9 @@ public enum DeadLetterReason {
     /** A message the bridge could not read for any other reason (the detail says why; please report it). */
     INVALID_MESSAGE("invalid-message"),
     /** A stored record this bridge cannot read (written by an incompatible version, or damaged). */
-    CORRUPT_ENVELOPE("corrupt-envelope");
+    CORRUPT_ENVELOPE("corrupt-envelope"),
+    /** A due message whose payload is gone from Redis (evicted under a maxmemory-policy other than noeviction, or deleted). */
+    PAYLOAD_MISSING("payload-missing");
 
     private final String code;
 

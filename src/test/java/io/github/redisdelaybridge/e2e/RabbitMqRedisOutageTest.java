@@ -37,6 +37,7 @@ class RabbitMqRedisOutageTest {
             rabbit.declareQueue(TARGET);
             Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, redis.uri()), NAME);
             settings.put("bridge.redis.command-timeout-ms", "1000");
+            settings.put("bridge.redis.wait-timeout-ms", "500"); // below the command timeout, as the settings check demands
             settings.put("bridge.rabbitmq.store-attempts", "2");
             try (BridgeInstance bridge = BridgeInstance.start(settings)) {
                 for (int i = 0; i < 3; i++) {

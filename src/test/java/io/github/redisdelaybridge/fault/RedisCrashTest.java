@@ -38,6 +38,7 @@ class RedisCrashTest {
             settings.put("bridge.dispatch.publish-timeout-ms", "4000"); // the lease must outlast it
             settings.put("bridge.lease.reap-interval-ms", "1000");
             settings.put("bridge.redis.command-timeout-ms", "1000");
+            settings.put("bridge.redis.wait-timeout-ms", "500"); // below the command timeout, as the settings check demands
             String inbound = settings.get("bridge.kafka.inbound-topics");
             String target = NAME + ".target";
             kafka.createTopics(2, inbound, target);

@@ -72,7 +72,7 @@ class MessageSchedulerControlTest {
             }
             return CompletableFuture.completedFuture(null);
         }, store);
-        scheduler = new MessageScheduler(store, deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
+        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
     }
 
     @AfterEach

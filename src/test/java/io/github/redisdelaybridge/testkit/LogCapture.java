@@ -22,10 +22,21 @@ public final class LogCapture implements AutoCloseable {
 
     /** Formatted messages (with the message of their exception, if any) that contain {@code text}. */
     public List<String> messagesContaining(String text) {
-        synchronized (appender.list) {
+        synchronized (appender) { // AppenderBase.doAppend adds to the list under the appender's lock
             return appender.list.stream()
                     .map(e -> e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : " " + e.getThrowableProxy().getMessage()))
                     .filter(m -> m.contains(text))
+                    .toList();
+        }
+    }
+
+    /** Formatted messages of events at {@code level} or above (WARN: warnings and errors), from loggers whose name starts with a prefix. */
+    public List<String> messagesAtLeast(ch.qos.logback.classic.Level level, String... loggerPrefixes) {
+        synchronized (appender) {
+            return appender.list.stream()
+                    .filter(e -> e.getLevel().isGreaterOrEqual(level))
+                    .filter(e -> loggerPrefixes.length == 0 || java.util.Arrays.stream(loggerPrefixes).anyMatch(e.getLoggerName()::startsWith))
+                    .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
                     .toList();
         }
     }

@@ -1,13 +1,11 @@
 package io.github.redisdelaybridge.testkit;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -21,11 +19,17 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path directory;
     private final boolean durable;
+    private final List<String> extraArguments = new ArrayList<>();
     private ChildProcess process;
     private int starts;
 
     public RedisServerProcess(String name, boolean durable) {
-        this.port = FreePorts.next();
+        this(name, durable, FreePorts.next());
+    }
+
+    /** On a port chosen by the test (for a server that starts after the bridge was pointed at it). */
+    public RedisServerProcess(String name, boolean durable, int port) {
+        this.port = port;
         this.durable = durable;
         try {
             this.directory = Files.createTempDirectory("redis-" + name);
@@ -38,17 +42,46 @@ public final class RedisServerProcess implements AutoCloseable {
         return "redis://127.0.0.1:" + port;
     }
 
+    public int port() {
+        return port;
+    }
+
+    /** More redis-server arguments for the next start, e.g. {@code "--maxmemory-policy", "allkeys-lru"}. */
+    public RedisServerProcess with(String... arguments) {
+        extraArguments.addAll(List.of(arguments));
+        return this;
+    }
+
+    /** Starts as a replica of {@code master}. */
+    public RedisServerProcess replicaOf(RedisServerProcess master) {
+        return with("--replicaof", "127.0.0.1", Integer.toString(master.port()));
+    }
+
+    /** SIGSTOP: it answers nothing (a replica stops acknowledging) until {@link #thaw()}. */
+    public void freeze() throws java.io.IOException, InterruptedException {
+        process.freeze();
+    }
+
+    public void thaw() throws java.io.IOException, InterruptedException {
+        process.thaw();
+    }
+
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
     /** Of the running server (the benchmark measures its CPU and raises its priority). */
     public long pid() {
         return process.pid();
     }
 
     public RedisServerProcess start() throws InterruptedException {
-        List<String> command = durable
+        List<String> command = new ArrayList<>(durable
                 ? List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", directory.toString(),
                         "--save", "", "--appendonly", "yes", "--appendfsync", "always")
                 : List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", directory.toString(),
-                        "--save", "", "--appendonly", "no");
+                        "--save", "", "--appendonly", "no"));
+        command.addAll(extraArguments);
         process = new ChildProcess("redis-" + port + "-" + (++starts), command, Map.of()).start();
         awaitPing(Duration.ofSeconds(10));
         return this;
@@ -64,21 +97,24 @@ public final class RedisServerProcess implements AutoCloseable {
         process.kill();
     }
 
+    /** Through redis-cli: a Lettuce client per try costs seconds of class loading on a busy machine. */
     private void awaitPing(Duration timeout) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
         while (System.currentTimeMillis() < deadline) {
-            RedisURI redisUri = RedisURI.create(uri());
-            redisUri.setTimeout(Duration.ofMillis(300));
-            RedisClient client = RedisClient.create(redisUri);
-            try (StatefulRedisConnection<String, String> c = client.connect()) {
-                if ("PONG".equals(c.sync().ping())) {
+            try {
+                Process ping = new ProcessBuilder("redis-cli", "-p", Integer.toString(port), "PING").redirectErrorStream(true).start();
+                String answer = new String(ping.getInputStream().readAllBytes()).strip();
+                ping.waitFor();
+                if ("PONG".equals(answer)) {
                     return;
                 }
-            } catch (RuntimeException notYet) {
-                Thread.sleep(50);
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ZERO);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + port + " exited:\n" + process.logText());
+            }
+            Thread.sleep(50);
         }
         throw new IllegalStateException("redis-server on port " + port + " did not answer");
     }
