@@ -32,6 +32,10 @@ public final class ChildProcess implements AutoCloseable {
     /** A JVM running {@code mainClass} with this test JVM's class path, in the project directory. */
     public static ChildProcess java(String name, String mainClass, List<String> jvmOptions, Map<String, String> environment) {
         List<String> command = new ArrayList<>();
+        // A build started in the background (nohup, a CI runner) passes SIGINT on as ignored, and a JVM that starts
+        // with SIGINT ignored never sees Ctrl-C: reset it, as a terminal would have it (env execs java: same pid).
+        command.add("env");
+        command.add("--default-signal=INT");
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.addAll(jvmOptions);
