@@ -41,7 +41,7 @@ public record RabbitMqSettings(
     public static final int MAX_PREFETCH = 1000;
 
     public RabbitMqSettings {
-        addresses(); // refuses a bad host list at start
+        parseAddresses(host, port); // refuses a bad host list at start
         if (prefetch < 1 || prefetch > MAX_PREFETCH) {
             throw new IllegalArgumentException("setting bridge.rabbitmq.prefetch must be 1 to " + MAX_PREFETCH + ", got " + prefetch);
         }
@@ -68,6 +68,10 @@ public record RabbitMqSettings(
 
     /** The nodes of {@code host}, in the order given. */
     public List<Address> addresses() {
+        return parseAddresses(host, port);
+    }
+
+    private static List<Address> parseAddresses(String host, int port) {
         List<Address> addresses = new ArrayList<>();
         for (String entry : host.split(",")) {
             String text = entry.strip();
