@@ -64,8 +64,9 @@ final class RabbitMqWiring {
      */
     static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId) {
         // built on the client library's factory, so the consumer connects exactly as the publisher does (TLS included)
-        CachingConnectionFactory factory = new CachingConnectionFactory(settings.enabled() ? clientConnections(settings)
-                : new com.rabbitmq.client.ConnectionFactory());
+        com.rabbitmq.client.ConnectionFactory client = settings.enabled() ? clientConnections(settings) : new com.rabbitmq.client.ConnectionFactory();
+        client.setAutomaticRecoveryEnabled(false); // Spring recovers its connections itself
+        CachingConnectionFactory factory = new CachingConnectionFactory(client);
         factory.setAddresses(settings.addresses().stream().map(a -> a.host() + ":" + a.port()).collect(Collectors.joining(",")));
         factory.setAddressShuffleMode(AbstractConnectionFactory.AddressShuffleMode.NONE);
         factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
