@@ -218,7 +218,8 @@ public record BridgeSettings(
          * {@code <KEY>_FILE}, the usual convention for mounted secrets) when that is set, else the key's own value.
          */
         String secret(String key) {
-            return optional(key + KafkaClientProperties.FILE_SUFFIX).isEmpty() ? optional(key) : fileContent(key + KafkaClientProperties.FILE_SUFFIX);
+            String inline = optional(key); // read either way: both keys are known ones
+            return optional(key + KafkaClientProperties.FILE_SUFFIX).isEmpty() ? inline : fileContent(key + KafkaClientProperties.FILE_SUFFIX);
         }
 
         String requiredSecret(String key) {
