@@ -42,6 +42,7 @@ public record BridgeSettings(
         RabbitMqSettings rabbitMq,
         String adminToken,
         RedisExpectations redisExpectations,
+        LogFormat logFormat,
         String adminReadToken,
         RedisSecurity redisSecurity,
         KafkaClientProperties kafkaClients) {
@@ -96,6 +97,7 @@ public record BridgeSettings(
                 rabbitMqSettings(r),
                 r.secret("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs),
+                LogFormat.parse(r.optional(LogFormat.KEY)),
                 r.secret("bridge.admin.read-token"),
                 redisSecurity(r),
                 KafkaClientProperties.read(kafkaPassThroughKeys, r::optional, r::fileContent));
