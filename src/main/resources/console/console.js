@@ -106,7 +106,8 @@
   function showTrend(name, series) {
     const trend = $('trend-' + name);
     const change = series[series.length - 1] - series[0];
-    const span = duration((series.length - 1) * POLL_MS);
+    const seconds = Math.round((series.length - 1) * POLL_MS / 1000);
+    const span = seconds < 60 ? seconds + ' s' : duration(seconds * 1000);
     trend.textContent = series.length < 2 ? '' : (change > 0 ? '\u25b2 +' : change < 0 ? '\u25bc ' : '= ') + number(change) + ' in ' + span;
     trend.className = 'trend' + (change > 0 ? ' up' : change < 0 ? ' down' : '');
     const spark = $('spark-' + name);
@@ -211,6 +212,9 @@
       return;
     }
     const found = lateness(text);
+    if (!found.count) {
+      ['0.5', '0.9', '0.99'].forEach(q => { found[q] = undefined; });
+    }
     $('lateness-p50').textContent = found['0.5'] === undefined ? '-' : duration(found['0.5']);
     $('lateness-p90').textContent = found['0.9'] === undefined ? '-' : duration(found['0.9']);
     $('lateness-p99').textContent = found['0.99'] === undefined ? '-' : duration(found['0.99']);
@@ -352,7 +356,7 @@
       });
     });
     actions.append(replay, document.createTextNode(' '), remove);
-    row.append(idCell, el('td', instant(deadLetter.deadAt)), el('td', deadLetter.reason), el('td', deadLetter.attempts),
+    row.append(idCell, el('td', instant(deadLetter.deadAt), 'time'), el('td', deadLetter.reason, 'time'), el('td', deadLetter.attempts),
       el('td', deadLetter.target || '-'), actions);
     return row;
   }
@@ -381,6 +385,7 @@
       showTokenState();
       $('status').hidden = true;
       poll();
+      run('List dead letters', () => loadDeadLetters(false));
     });
     $('token-forget').addEventListener('click', () => {
       sessionStorage.removeItem(TOKEN_KEY);

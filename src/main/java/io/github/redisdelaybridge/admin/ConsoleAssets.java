@@ -25,9 +25,13 @@ public final class ConsoleAssets {
         this.files = Map.copyOf(loaded);
     }
 
-    /** Camel bean method: {@code GET /console/} and {@code GET /console/{file}}. */
+    /** Camel bean method: {@code GET /console/} and {@code GET /console/{file}}; {@code GET /console} is redirected. */
     public void serve(Exchange exchange) {
         String name = ApiRequests.param(exchange, "file");
+        if ((name == null || name.isEmpty()) && !requestPath(exchange).endsWith("/")) {
+            redirectToDirectory(exchange);
+            return;
+        }
         StaticFile file = files.get(name == null || name.isEmpty() ? "index.html" : name);
         if (file == null) {
             throw ApiException.notFound("no console file '" + ApiRequests.abbreviate(name) + "'");
@@ -35,8 +39,14 @@ public final class ConsoleAssets {
         file.writeTo(exchange);
     }
 
-    /** Camel bean method: {@code GET /console}, to {@code /console/} so that the page's relative links resolve. */
-    public void redirect(Exchange exchange) {
+    private static String requestPath(Exchange exchange) {
+        String uri = exchange.getMessage().getHeader(Exchange.HTTP_URI, "", String.class);
+        int query = uri.indexOf('?');
+        return query < 0 ? uri : uri.substring(0, query);
+    }
+
+    /** {@code /console} to {@code /console/}, so that the page's relative links ({@code console.js}, {@code ../api}) resolve. */
+    private static void redirectToDirectory(Exchange exchange) {
         exchange.getMessage().removeHeaders("*");
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 308);
         exchange.getMessage().setHeader("Location", "/console/");
