@@ -23,8 +23,8 @@ import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
@@ -102,6 +102,7 @@ public final class BridgeBeans implements CamelConfiguration {
     @Override
     public void configure(CamelContext context) throws Exception {
         BridgeSettings settings = SettingsCheck.read(context);
+        settings.logFormat().apply();
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
@@ -185,14 +186,16 @@ public final class BridgeBeans implements CamelConfiguration {
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
-        registry.bind("rabbitMqDeliveryReader", new RabbitMqDeliveryReader());
+        registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts()));
-        registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
+        registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId());
-        RabbitMqWiring.configureConsumer(context, rabbitMqConsumerConnections);
+        if (rabbitMqSettings.enabled()) {
+            RabbitMqWiring.startInboundConsumer(context, rabbitMqConsumerConnections, rabbitMqSettings);
+        }
 
         context.addService(new ServiceSupport() {
             @Override
@@ -214,9 +217,8 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
         if (rabbitMqSettings.enabled()) {
-            LOG.info("{}: inbound queues {} (exchanges {}), prefetch {}, dead letters of RabbitMQ-origin messages to {}",
-                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(),
-                    rabbitMqSettings.prefetch(), rabbitMqSettings.deadLetterChannel());
+            LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
+                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(), rabbitMqSettings.deadLetterChannel());
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }

@@ -38,7 +38,8 @@ public record BridgeSettings(
         RetryPolicy retry,
         RabbitMqSettings rabbitMq,
         String adminToken,
-        RedisExpectations redisExpectations) {
+        RedisExpectations redisExpectations,
+        LogFormat logFormat) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -81,7 +82,8 @@ public record BridgeSettings(
                         r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
-                redisExpectations(r, redisTimeoutMs));
+                redisExpectations(r, redisTimeoutMs),
+                LogFormat.parse(r.optional(LogFormat.KEY)));
     }
 
     private static DurabilitySettings.LocalFsync localFsync(Reader r) {
@@ -130,6 +132,8 @@ public record BridgeSettings(
                 r.map("bridge.rabbitmq.default-targets"),
                 r.intValue("bridge.rabbitmq.prefetch"),
                 r.intValue("bridge.rabbitmq.consumers-per-queue"),
+                r.intValue("bridge.rabbitmq.inbound-batch-size"),
+                r.longValue("bridge.rabbitmq.inbound-linger-ms"),
                 r.intValue("bridge.rabbitmq.store-attempts"),
                 r.text("bridge.rabbitmq.dead-letter-channel"));
         try {

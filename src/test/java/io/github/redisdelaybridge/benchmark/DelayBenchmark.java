@@ -60,6 +60,7 @@ public final class DelayBenchmark {
                         case "pending" -> pending(env);
                         case "herd" -> herd(env);
                         case "scaleout" -> scaleOut(env);
+                        case "rabbitmq-ingest" -> rabbitMqIngest(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
                 } catch (Exception | LinkageError | AssertionError e) {
@@ -168,6 +169,33 @@ public final class DelayBenchmark {
         drainRate = r.rate();
         table.add("1. drain (1 instance, all due in one second)", ">= 25,000 msg/s and >= 0.5x ceiling",
                 String.format("%,.0f msg/s (%,d msgs; %s%s)", r.rate(), n, r.cpu(), runs(rates)), vsCeiling(r.rate()));
+    }
+
+    private void rabbitMqIngest(BenchEnvironment env) throws Exception {
+        int n = options.count(100_000, 5_000);
+        int channels = 2;
+        int prefetch = 1_000;
+        double ceiling = 0;
+        double bridge = 0;
+        String cpu = "";
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            ceiling = Math.max(ceiling, RabbitMqIngestScenario.ceiling(env, "rmq-ceiling-" + i, n, channels, prefetch).rate());
+            waitQuiet(env);
+            RabbitMqIngestScenario.Result run = RabbitMqIngestScenario.bridge(env, "rmq-ingest-" + i, n);
+            if (run.rate() > bridge) {
+                bridge = run.rate();
+                cpu = run.cpu();
+            }
+        }
+        table.add("ceiling: plain RabbitMQ consume-and-ack (" + channels + " channels, prefetch " + prefetch + ")", "reference",
+                String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
+        double ratio = bridge / ceiling;
+        table.add("16.1 RabbitMQ ingest (1 instance, 60 s delay)", ">= 10,000 msg/s and >= 0.5x the RabbitMQ ceiling",
+                String.format("%,.0f msg/s stored (%,d msgs; %s)", bridge, n, cpu),
+                ResultTable.verdict(bridge >= 10_000 && ratio >= 0.5, String.format("%.2fx ceiling", ratio)));
     }
 
     private void phases(BenchEnvironment env) throws Exception {
