@@ -88,7 +88,9 @@ class ConsoleBrowserTest {
         options.setBinary(chromium);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1200",
                 "--lang=en-US", "--hide-scrollbars");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort().build();
+        // chromedriver's own output goes to a file: nothing from the child processes reaches the test JVM's streams
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort()
+                .withLogFile(new File("target/chromedriver-" + NAME + ".log")).build();
         browser = new ChromeDriver(service, options);
     }
 
@@ -200,6 +202,30 @@ class ConsoleBrowserTest {
         awaitTrue(() -> browser.findElement(By.id("message-body")).isDisplayed(), "body shown");
         Files.createDirectories(SCREENSHOT.getParent());
         Files.write(SCREENSHOT, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+    }
+
+    @Test
+    void theConsoleFilesComeFromTheJarWithoutATokenAndNothingElseDoes() {
+        AdminApiClient anyone = new AdminApiClient(baseUri, null);
+
+        Response page = anyone.get("/console/");
+        Response script = anyone.get("/console/console.js");
+        Response styles = anyone.get("/console/console.css");
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.raw().headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(page.raw().headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
+                assertThat(policy).contains("script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"));
+        assertThat(page.text()).contains("<script src=\"console.js\"").doesNotContain("http://", "https://");
+        assertThat(script.status()).isEqualTo(200);
+        assertThat(script.raw().headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+        assertThat(script.text().replace("'http://www.w3.org/2000/svg'", "")).as("no HTML parsing, nothing from elsewhere")
+                .doesNotContain("innerHTML", "http://", "https://");
+        assertThat(styles.status()).isEqualTo(200);
+        assertThat(anyone.get("/console").status()).as("redirected to /console/").isEqualTo(308);
+        for (String other : List.of("/console/nope.js", "/console/..%2Fopenapi%2Fadmin-api.json", "/console/logback.xml")) {
+            assertThat(anyone.get(other).status()).as(other).isEqualTo(404);
+        }
     }
 
     private static void schedule(String id, int minutes, String body, String... extraHeaders) {
