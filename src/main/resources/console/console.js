@@ -81,7 +81,7 @@
 
   function fail(what, error) {
     const hint = error.status === 401 ? ' Enter the admin token (bridge.admin.token) above.'
-      : error.status === 403 ? ' This client may not use the admin API (see docs/operations.md, "Admin HTTP API").' : '';
+      : error.status === 403 ? ' (A read-only token cannot change anything; see docs/operations.md, "Admin HTTP API".)' : '';
     say(what + ': ' + error.message + hint, false);
   }
 
