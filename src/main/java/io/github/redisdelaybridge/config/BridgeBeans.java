@@ -2,10 +2,13 @@ package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.admin.ApiResponses;
+import io.github.redisdelaybridge.admin.ConsoleAssets;
 import io.github.redisdelaybridge.admin.DeadLetterCommands;
 import io.github.redisdelaybridge.admin.DeadLetterQueries;
+import io.github.redisdelaybridge.admin.DueHistogramQuery;
 import io.github.redisdelaybridge.admin.MessageCommands;
 import io.github.redisdelaybridge.admin.MessageQueries;
+import io.github.redisdelaybridge.admin.OpenApiDocument;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
@@ -196,6 +199,9 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
         registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
+        registry.bind("dueHistogramQuery", new DueHistogramQuery(store, redisTimeoutMs));
+        registry.bind("openApiDocument", new OpenApiDocument());
+        registry.bind("consoleAssets", new ConsoleAssets());
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 

@@ -222,6 +222,19 @@ public final class DelayStore {
         return run(DeleteDeadLetterScript.call(keys, messageId));
     }
 
+    /**
+     * Pending messages by when they fall due over all slots, in {@code buckets} periods of {@code bucketMs} from Redis's now:
+     * one read-only call per slot, sent together (one round trip on a single server).
+     */
+    public CompletableFuture<DueHistogram> dueHistogram(long bucketMs, int buckets) {
+        List<CompletableFuture<DueHistogram>> calls = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            calls.add(run(DueHistogramScript.call(keys, slot, bucketMs, buckets)));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(DueHistogram::plus).orElseThrow());
+    }
+
     /** Counts by state over all slots, and the earliest due time. */
     public CompletableFuture<StoreStats> stats() {
         List<CompletableFuture<StoreStats>> calls = new ArrayList<>();
