@@ -38,7 +38,8 @@ public record BridgeSettings(
         RetryPolicy retry,
         RabbitMqSettings rabbitMq,
         String adminToken,
-        RedisExpectations redisExpectations) {
+        RedisExpectations redisExpectations,
+        ObserveSettings observe) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -81,7 +82,11 @@ public record BridgeSettings(
                         r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
-                redisExpectations(r, redisTimeoutMs));
+                redisExpectations(r, redisTimeoutMs),
+                new ObserveSettings(
+                        r.optional("bridge.metrics.overdue-threshold-ms").isEmpty() ? 1_000 : r.longValue("bridge.metrics.overdue-threshold-ms"),
+                        r.optional("bridge.metrics.cache-ms").isEmpty() ? 5_000 : r.longValue("bridge.metrics.cache-ms"),
+                        r.optional("bridge.health.dispatch-stall-ms").isEmpty() ? 30_000 : r.longValue("bridge.health.dispatch-stall-ms")));
     }
 
     private static DurabilitySettings.LocalFsync localFsync(Reader r) {

@@ -9,6 +9,9 @@ import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFact
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
+import com.rabbitmq.client.impl.MicrometerMetricsCollector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -31,7 +34,7 @@ final class RabbitMqWiring {
     }
 
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */
-    static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings) {
+    static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters) {
         com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
         factory.setHost(settings.host());
         factory.setPort(settings.port());
@@ -39,6 +42,7 @@ final class RabbitMqWiring {
         factory.setPassword(settings.password());
         factory.setVirtualHost(settings.virtualHost());
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        factory.setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", "publisher")));
         return factory;
     }
 
@@ -47,13 +51,16 @@ final class RabbitMqWiring {
      * inbound route starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
      * every new connection.
      */
-    static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId) {
+    static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId, MeterRegistry meters) {
         CachingConnectionFactory factory = new CachingConnectionFactory(settings.host(), settings.port());
         factory.setUsername(settings.username());
         factory.setPassword(settings.password());
         factory.setVirtualHost(settings.virtualHost());
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
         factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
+        if (settings.enabled()) {
+            factory.getRabbitConnectionFactory().setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", "consumer")));
+        }
         Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
         String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
                 ? rabbitMq.routingKey() : null;

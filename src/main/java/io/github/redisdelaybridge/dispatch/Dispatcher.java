@@ -30,6 +30,9 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private final WakeSignal wakeSignal = new WakeSignal();
     private final DueMessageClaimer claimer;
     private final PublishAndSettle delivery;
+    private final BridgeMetrics metrics;
+    /** When the latest cycle ended (System.nanoTime); the creation time until the first one ends. */
+    private volatile long lastCycleEndNanos = System.nanoTime();
 
     public Dispatcher(DelayStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
@@ -38,7 +41,15 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.claimer = new DueMessageClaimer(store, settings);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
                 settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), metrics, wakeSignal::signal);
+        this.metrics = metrics;
         metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", delivery::inFlight);
+        metrics.gauge("bridge.dispatch.last.cycle.age.seconds", "seconds since this instance's dispatch loop last completed a cycle"
+                + " (a cycle lasts at most bridge.dispatch.idle-poll-ms, plus a Redis timeout)", () -> millisSinceLastCycle() / 1000.0);
+    }
+
+    /** How long ago the latest dispatch cycle ended (since this dispatcher was created, before the first one ends). */
+    public long millisSinceLastCycle() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastCycleEndNanos);
     }
 
     /** Camel bean method: one dispatch cycle. When the bridge is stopping, waits for in-flight messages to settle. */
@@ -61,6 +72,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
                     return;
                 }
                 if (!round.messages().isEmpty()) {
+                    metrics.claimed(round.messages().size());
                     delivery.start(round.messages());
                     continue;
                 }
@@ -74,6 +86,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
             if (stopping.getAsBoolean()) {
                 awaitSettled(settings.publishTimeoutMs() + 2 * settings.redisTimeoutMs());
             }
+            lastCycleEndNanos = System.nanoTime();
         }
     }
 
