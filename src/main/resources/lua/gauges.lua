@@ -14,9 +14,9 @@
   ARGV[3] second due-soon window in ms (10 min)
   ARGV[4] third due-soon window in ms (1 h)
 
-  Returns: { now, pending, inFlight, overdue, oldestDue, dead, dueSoon1, dueSoon2, dueSoon3 }
+  Returns: { now, pending, inFlight, overdue, oldestDue, dead, dueSoonMinute, dueSoonTenMinutes, dueSoonHour }
     oldestDue  due time of the earliest pending message (epoch ms), or -1 if none
-    dueSoon<n> pending messages not yet due that fall due within window n: due time in (now, now + window]
+    dueSoon*   pending messages not yet due that fall due within ARGV[2], [3], [4]: due time in (now, now + window]
 ]]
 -- @include lib/redisNow
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')

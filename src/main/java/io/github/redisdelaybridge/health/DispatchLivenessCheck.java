@@ -15,6 +15,11 @@ public final class DispatchLivenessCheck extends AbstractHealthCheck {
     }
 
     @Override
+    public boolean isLiveness() {
+        return true; // Camel's checks are readiness checks unless they say otherwise
+    }
+
+    @Override
     public boolean isReadiness() {
         return false;
     }

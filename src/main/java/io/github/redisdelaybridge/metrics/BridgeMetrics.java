@@ -109,6 +109,15 @@ public final class BridgeMetrics implements ScriptTimings {
                     .description("messages sent to the dead-letter channel").register(registry));
         }
         registry.counter(CANCELLED_ARRIVALS);
+        // every outcome from the start, so a scrape shows the families (and rate() sees the first one) before any happens
+        for (Via via : Via.values()) {
+            for (CancelOutcome outcome : CancelOutcome.values()) {
+                registry.counter(CANCELS, "outcome", code(outcome), "via", via.code());
+            }
+            for (DueTimeChange.Outcome outcome : DueTimeChange.Outcome.values()) {
+                registry.counter(RESCHEDULES, "outcome", code(outcome), "via", via.code());
+            }
+        }
     }
 
     private Counter duplicateCounter(String reason) {
@@ -235,6 +244,9 @@ public final class BridgeMetrics implements ScriptTimings {
     private Map<String, Map<String, Long>> byViaAndOutcome(String name) {
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         for (Counter counter : registry.find(name).counters()) {
+            if (counter.count() == 0) {
+                continue; // registered in advance, never happened: /api/stats shows what happened
+            }
             counts.computeIfAbsent(counter.getId().getTag("via"), v -> new TreeMap<>())
                     .merge(counter.getId().getTag("outcome"), (long) counter.count(), Long::sum);
         }

@@ -11,8 +11,8 @@ import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
  */
 final class GaugesScript {
 
-    /** {@code Returns: { now, pending, inFlight, overdue, oldestDue, dead, dueSoon1, dueSoon2, dueSoon3 }}. */
-    enum Head { NOW, PENDING, IN_FLIGHT, OVERDUE, OLDEST_DUE, DEAD, DUE_SOON1, DUE_SOON2, DUE_SOON3 }
+    /** {@code Returns: { now, pending, inFlight, overdue, oldestDue, dead, dueSoonMinute, dueSoonTenMinutes, dueSoonHour }}. */
+    enum Head { NOW, PENDING, IN_FLIGHT, OVERDUE, OLDEST_DUE, DEAD, DUE_SOON_MINUTE, DUE_SOON_TEN_MINUTES, DUE_SOON_HOUR }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT =
             ScriptContract.returning(Reply.shape(Head.class), "gauges", DUE, IN_FLIGHT, DEAD_LETTERS);
@@ -30,6 +30,6 @@ final class GaugesScript {
     private static StoreGauges gaugesOf(Reply<Head, Reply.None> reply) {
         return new StoreGauges(reply.number(Head.NOW), reply.number(Head.PENDING), reply.number(Head.IN_FLIGHT), reply.number(Head.OVERDUE),
                 reply.number(Head.OLDEST_DUE), reply.number(Head.DEAD),
-                new long[] {reply.number(Head.DUE_SOON1), reply.number(Head.DUE_SOON2), reply.number(Head.DUE_SOON3)});
+                new long[] {reply.number(Head.DUE_SOON_MINUTE), reply.number(Head.DUE_SOON_TEN_MINUTES), reply.number(Head.DUE_SOON_HOUR)});
     }
 }
