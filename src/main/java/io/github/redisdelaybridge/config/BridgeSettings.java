@@ -39,6 +39,7 @@ public record BridgeSettings(
         RabbitMqSettings rabbitMq,
         String adminToken,
         RedisExpectations redisExpectations,
+        LogFormat logFormat,
         ObserveSettings observe) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
@@ -83,6 +84,7 @@ public record BridgeSettings(
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs),
+                LogFormat.parse(r.optional(LogFormat.KEY)),
                 new ObserveSettings(
                         r.optional("bridge.metrics.overdue-threshold-ms").isEmpty() ? 1_000 : r.longValue("bridge.metrics.overdue-threshold-ms"),
                         r.optional("bridge.metrics.cache-ms").isEmpty() ? 5_000 : r.longValue("bridge.metrics.cache-ms"),

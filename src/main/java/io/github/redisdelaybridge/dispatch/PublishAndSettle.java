@@ -234,7 +234,8 @@ final class PublishAndSettle implements AutoCloseable {
             Publish failed = publish;
             NotSentException notSent = notSent(failed);
             finishWhenSettled(List.of(failed), () -> notSent != null ? giveBack(failed, notSent, now)
-                    : failures.publishFailed(failed.message, failed.failure));
+                    : failures.publishFailed(failed.message,
+                    failed.envelope == null ? null : failed.envelope.target(), failed.failure));
         }
         metrics.delivered("kafka", deliveredToKafka);
         metrics.delivered("rabbitmq", deliveredToRabbitMq);
