@@ -47,6 +47,14 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
                 + " (a cycle lasts at most bridge.dispatch.idle-poll-ms, plus a Redis timeout)", () -> millisSinceLastCycle() / 1000.0);
     }
 
+    /**
+     * The longest a cycle takes while nothing is wrong with the loop itself: the idle sleep, a claim and a release that both
+     * wait out the Redis timeout, and the longest backoff after a round in which Redis did not answer.
+     */
+    public static long longestHealthyCycleMs(DispatchSettings settings) {
+        return settings.idlePollMs() + 2 * settings.redisTimeoutMs() + DueMessageClaimer.MAX_BACKOFF_MS;
+    }
+
     /** How long ago the latest dispatch cycle ended (since this dispatcher was created, before the first one ends). */
     public long millisSinceLastCycle() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastCycleEndNanos);

@@ -44,7 +44,7 @@ class HealthProbesTest {
         kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
         Map<String, String> settings = BridgeInstance.settings(NAME, redis.uri());
         settings.put("bridge.redis.command-timeout-ms", "2000");
-        settings.put("bridge.health.dispatch-stall-ms", "3000");
+        settings.put("bridge.health.dispatch-stall-ms", "6500"); // just above the longest healthy cycle: 100 + 2 x 2000 + 2000 ms
         settings.put("bridge.metrics.cache-ms", "200");
         inbound = settings.get("bridge.kafka.inbound-topics");
         target = NAME + ".target";
@@ -104,7 +104,7 @@ class HealthProbesTest {
         try (TargetCollector collector = new TargetCollector(kafka, target)) {
             bridge.context().getRouteController().suspendRoute(DISPATCH_ROUTE);
             try {
-                Thread.sleep(4_000); // longer than dispatch-stall-ms, and nothing is due
+                Thread.sleep(7_500); // longer than dispatch-stall-ms, and nothing is due
                 assertThat(bridge.httpGet("/observe/health/live")).as("a loop with nothing to do is not stalled").startsWith("200");
 
                 kafka.sendAndWait(inbound, null, "due now".getBytes(StandardCharsets.UTF_8),
