@@ -27,8 +27,8 @@ import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaConsumerAssignments;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
 import io.github.redisdelaybridge.inbound.kafka.ObservedKafkaClientFactory;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.ClusterGauges;
 import io.github.redisdelaybridge.metrics.JvmMeters;
@@ -206,20 +206,20 @@ public final class BridgeBeans implements CamelConfiguration {
         health.register(new KafkaConsumersCheck(kafkaAssignments,
                 Integer.parseInt(context.resolvePropertyPlaceholders("{{bridge.kafka.inbound-consumers}}").strip())));
 
-        registry.bind("rabbitMqDeliveryReader", new RabbitMqDeliveryReader());
+        registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts(), "rabbitmq"));
-        registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
+        registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId(),
                 meterRegistry);
         if (rabbitMqSettings.enabled()) {
             RabbitMqConnectionCheck rabbitMqHealth = new RabbitMqConnectionCheck();
             rabbitMqConsumerConnections.addConnectionListener(rabbitMqHealth);
             health.register(rabbitMqHealth);
+            RabbitMqWiring.startInboundConsumer(context, rabbitMqConsumerConnections, rabbitMqSettings);
         }
-        RabbitMqWiring.configureConsumer(context, rabbitMqConsumerConnections);
 
         context.addService(new ServiceSupport() {
             @Override
@@ -243,9 +243,8 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
         if (rabbitMqSettings.enabled()) {
-            LOG.info("{}: inbound queues {} (exchanges {}), prefetch {}, dead letters of RabbitMQ-origin messages to {}",
-                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(),
-                    rabbitMqSettings.prefetch(), rabbitMqSettings.deadLetterChannel());
+            LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
+                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(), rabbitMqSettings.deadLetterChannel());
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }

@@ -137,6 +137,8 @@ public record BridgeSettings(
                 r.map("bridge.rabbitmq.default-targets"),
                 r.intValue("bridge.rabbitmq.prefetch"),
                 r.intValue("bridge.rabbitmq.consumers-per-queue"),
+                r.intValue("bridge.rabbitmq.inbound-batch-size"),
+                r.longValue("bridge.rabbitmq.inbound-linger-ms"),
                 r.intValue("bridge.rabbitmq.store-attempts"),
                 r.text("bridge.rabbitmq.dead-letter-channel"));
         try {

@@ -11,7 +11,9 @@ import java.util.Map;
  * @param inboundExchanges  queue -> fanout exchange the bridge declares and binds to that queue
  * @param defaultTargets    queue -> target for messages without {@code x-target}
  * @param prefetch          unacknowledged deliveries per consumer (1 to {@value #MAX_PREFETCH})
- * @param consumersPerQueue consumers (channels) per inbound queue
+ * @param consumersPerQueue consumers (channels), each reading every inbound queue
+ * @param batchSize         deliveries stored and acked together (at most {@code prefetch})
+ * @param lingerMs          longest wait for a batch to fill once it has a delivery
  * @param storeAttempts     tries to store a delivery in Redis before it is nacked with requeue
  * @param deadLetterChannel where dead letters of RabbitMQ-origin messages go, in target syntax:
  *                          {@code rabbitmq:<exchange>/<routing-key>}, {@code rabbitmq:/<queue>} or {@code kafka:<topic>}
@@ -28,6 +30,8 @@ public record RabbitMqSettings(
         Map<String, String> defaultTargets,
         int prefetch,
         int consumersPerQueue,
+        int batchSize,
+        long lingerMs,
         int storeAttempts,
         String deadLetterChannel) {
 
@@ -39,6 +43,10 @@ public record RabbitMqSettings(
         }
         if (consumersPerQueue < 1) {
             throw new IllegalArgumentException("setting bridge.rabbitmq.consumers-per-queue must be at least 1");
+        }
+        if (batchSize < 1 || batchSize > prefetch) {
+            throw new IllegalArgumentException("setting bridge.rabbitmq.inbound-batch-size must be 1 to bridge.rabbitmq.prefetch ("
+                    + prefetch + "), got " + batchSize);
         }
         if (storeAttempts < 1) {
             throw new IllegalArgumentException("setting bridge.rabbitmq.store-attempts must be at least 1");

@@ -3,9 +3,8 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqInboundConsumer;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
-import io.github.redisdelaybridge.inbound.rabbitmq.RawMessageConverter;
-import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFactory;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
@@ -13,7 +12,9 @@ import com.rabbitmq.client.impl.MicrometerMetricsCollector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
-import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
+import org.apache.camel.ExtendedStartupListener;
+import org.apache.camel.spi.CamelEvent;
+import org.apache.camel.support.EventNotifierSupport;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /** The RabbitMQ side of the wiring: connections for the consumer and the publisher, and where RabbitMQ-origin dead letters go. */
@@ -47,8 +48,8 @@ final class RabbitMqWiring {
     }
 
     /**
-     * The consumer's connection factory (Spring, as camel-spring-rabbitmq needs). It connects only when the
-     * inbound route starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
+     * The consumer's connection factory (Spring AMQP's, for its listener container). It connects only when the
+     * inbound consumer starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
      * every new connection.
      */
     static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId, MeterRegistry meters) {
@@ -68,11 +69,34 @@ final class RabbitMqWiring {
         return factory;
     }
 
-    /** The inbound route gets every delivery exactly as the broker sent it: raw body, untouched headers. */
-    static void configureConsumer(CamelContext context, CachingConnectionFactory connections) {
-        SpringRabbitMQComponent component = context.getComponent("spring-rabbitmq", SpringRabbitMQComponent.class);
-        component.setConnectionFactory(connections);
-        component.setListenerContainerFactory(new VerbatimListenerContainerFactory());
-        component.setMessageConverter(new RawMessageConverter());
+    /**
+     * The batch consumer of the inbound queues, started once every route runs (a batch taken earlier would find no
+     * inbound route and go back to its queue) and stopped as the stop begins, before the routes: the batches it is
+     * storing finish and are acked, and nothing more is taken.
+     */
+    static void startInboundConsumer(CamelContext context, CachingConnectionFactory connections, RabbitMqSettings settings) throws Exception {
+        RabbitMqInboundConsumer consumer = new RabbitMqInboundConsumer(context, connections, new RabbitMqInboundConsumer.Settings(
+                settings.inboundQueues(), settings.consumersPerQueue(), settings.prefetch(), settings.batchSize(), settings.lingerMs()));
+        context.addStartupListener(new ExtendedStartupListener() {
+            @Override
+            public void onCamelContextStarted(CamelContext started, boolean alreadyStarted) {
+            }
+
+            @Override
+            public void onCamelContextFullyStarted(CamelContext started, boolean alreadyStarted) throws Exception {
+                consumer.start();
+            }
+        });
+        context.getManagementStrategy().addEventNotifier(new EventNotifierSupport() {
+            @Override
+            public void notify(CamelEvent event) {
+                consumer.stop();
+            }
+
+            @Override
+            public boolean isEnabled(CamelEvent event) {
+                return event instanceof CamelEvent.CamelContextStoppingEvent;
+            }
+        });
     }
 }
