@@ -48,12 +48,16 @@ class ObserveMetricsTest {
         kafka.createTopics(1, INBOUND, KAFKA_TARGET, NAME + ".dlq");
         rabbitMq = new RabbitMqTestClient();
         rabbitMq.declareQueue(RABBIT_TARGET);
+        rabbitMq.ensureQueue(INBOUND);
         Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
         settings.put("bridge.metrics.cache-ms", "200");
         bridge = BridgeInstance.start(settings);
         awaitReady();
 
-        for (int i = 0; i < 100; i++) {
+        // 100 due in an hour: 99 through Kafka, one through RabbitMQ
+        rabbitMq.publishToQueue(INBOUND, Map.of("x-delay", HOUR_MS, "x-target", "kafka:" + KAFKA_TARGET, "x-message-id", NAME + "-later-99"),
+                bytes("later 99"));
+        for (int i = 0; i < 99; i++) {
             kafka.send(INBOUND, null, bytes("later " + i), Map.of("x-delay", Long.toString(HOUR_MS), "x-target", "kafka:" + KAFKA_TARGET,
                     "x-message-id", NAME + "-later-" + i));
         }
@@ -144,6 +148,7 @@ class ObserveMetricsTest {
         assertThat(buckets.get("60.0")).as("delivered within a minute of due").isEqualTo(3);
         assertThat(scrape.value("bridge_publish_duration_seconds_count", Map.of("kind", "rabbitmq"))).isEqualTo(2);
         assertThat(scrape.value("bridge_ingest_duration_seconds_count", Map.of("kind", "kafka"))).isPositive();
+        assertThat(scrape.value("bridge_ingest_duration_seconds_count", Map.of("kind", "rabbitmq"))).isPositive();
         assertThat(scrape.value("bridge_script_duration_seconds_count", Map.of("script", "schedule"))).isPositive();
         assertThat(scrape.value("bridge_script_duration_seconds_count", Map.of("script", "gauges"))).isPositive();
         assertThat(scrape.sum("bridge_dispatch_claim_batch_size_count", Map.of())).isPositive();
