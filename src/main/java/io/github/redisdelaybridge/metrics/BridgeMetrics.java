@@ -57,7 +57,7 @@ public final class BridgeMetrics implements ScriptTimings {
 
     private final MeterRegistry registry;
     private final Counter scheduled;
-    private final Counter duplicates;
+    private final Counter duplicatesPending;
     private final Counter publishFailures;
     private final Counter publishDeferred;
     private final Counter leasesReaped;
@@ -76,7 +76,7 @@ public final class BridgeMetrics implements ScriptTimings {
     public BridgeMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.scheduled = Counter.builder("bridge.messages.scheduled").description("messages stored in Redis").register(registry);
-        this.duplicates = duplicateCounter("pending");
+        this.duplicatesPending = duplicateCounter("pending");
         this.duplicatesDelivered = duplicateCounter("delivered");
         for (String kind : BROKER_KINDS) {
             deliveredByKind.put(kind, Counter.builder("bridge.messages.delivered").tag("kind", kind)
@@ -147,7 +147,7 @@ public final class BridgeMetrics implements ScriptTimings {
 
     /** Not stored again: the id is pending or in flight. */
     public void duplicates(int count) {
-        duplicates.increment(count);
+        duplicatesPending.increment(count);
     }
 
     /** Not stored: the id was delivered within the dedupe window. */
