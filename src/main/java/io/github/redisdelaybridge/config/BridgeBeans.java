@@ -49,6 +49,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,11 +119,12 @@ public final class BridgeBeans implements CamelConfiguration {
         JvmMeters jvmMeters = new JvmMeters().bindTo(meterRegistry);
         RedisExpectations expectations = settings.redisExpectations();
         RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
-                Duration.ofMillis(settings.redisTimeoutMs()));
+                Duration.ofMillis(settings.redisTimeoutMs()), settings.redisSecurity());
         // WAIT and WAITAOF hold up every later command of their connection on the server until they return, so when the
         // barrier may send them, ingest writes (and admin writes) get a connection of their own and never delay dispatching.
         RedisConnection ingestRedis = expectations.durability().equals(DurabilitySettings.memoryOnly()) ? redis
-                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()));
+                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()),
+                        settings.redisSecurity());
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
                 settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs());
@@ -141,13 +143,27 @@ public final class BridgeBeans implements CamelConfiguration {
             redis.close();
             throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
+        Map<String, Object> producerProperties = new LinkedHashMap<>();
+        producerProperties.put("max.request.size", (int) settings.kafkaMaxRequestBytes());
+        producerProperties.putAll(settings.kafkaClients().forProducer());
+        // one producer for targets and dead letters alike, so both go over the same secured connection
         KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
-                Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()), settings.kafkaAllowTopicAutoCreation());
+                producerProperties, settings.kafkaClients().forProducerAdmin(), settings.kafkaAllowTopicAutoCreation());
         AutoCloseable kafkaProducerMeters = kafka.metrics();
         ((io.micrometer.core.instrument.binder.MeterBinder) kafkaProducerMeters).bindTo(meterRegistry);
+        KafkaComponent kafkaComponent = context.getComponent("kafka", KafkaComponent.class);
+        // the inbound endpoints copy the component's configuration; its additional properties are applied last, over
+        // the endpoint's own options
+        Map<String, Object> consumerProperties = new LinkedHashMap<>();
+        if (kafkaComponent.getConfiguration().getAdditionalProperties() != null) {
+            consumerProperties.putAll(kafkaComponent.getConfiguration().getAdditionalProperties());
+        }
+        consumerProperties.putAll(settings.kafkaClients().forConsumer());
+        kafkaComponent.getConfiguration().setAdditionalProperties(consumerProperties);
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
                 ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings, meterRegistry),
+                        RabbitMqWiring.addresses(rabbitMqSettings),
                         "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
@@ -186,7 +202,9 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("redisServerWatch", redisWatch);
 
         long redisTimeoutMs = settings.redisTimeoutMs();
-        registry.bind("adminAuthorizer", new AdminAuthorizer(settings.adminToken()));
+        String serverHost = context.getPropertiesComponent().resolveProperty("camel.server.host").orElse("0.0.0.0");
+        AdminAuthorizer adminAuthorizer = new AdminAuthorizer(settings.adminToken(), settings.adminReadToken(), serverHost);
+        registry.bind("adminAuthorizer", adminAuthorizer);
         registry.bind("apiResponses", new ApiResponses());
         registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
         registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
@@ -240,7 +258,7 @@ public final class BridgeBeans implements CamelConfiguration {
             }
         }, true, true);
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {}{} (prefix {}, {} slot(s)), dead letters to kafka:{}",
-                settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
+                settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), redis.description(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
         if (rabbitMqSettings.enabled()) {
             LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
@@ -248,7 +266,9 @@ public final class BridgeBeans implements CamelConfiguration {
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }
-        LOG.info("admin API on /api: {}", settings.adminToken().isEmpty()
-                ? "loopback clients only (bridge.admin.token is not set)" : "bearer token required");
+        if (!settings.kafkaClients().equals(KafkaClientProperties.none())) {
+            LOG.info("{} (values not shown)", settings.kafkaClients());
+        }
+        LOG.info("admin API on /api: {}", adminAuthorizer.describe());
     }
 }

@@ -12,9 +12,12 @@ import com.rabbitmq.client.impl.MicrometerMetricsCollector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.spi.CamelEvent;
 import org.apache.camel.support.EventNotifierSupport;
+import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /** The RabbitMQ side of the wiring: connections for the consumer and the publisher, and where RabbitMQ-origin dead letters go. */
@@ -36,15 +39,32 @@ final class RabbitMqWiring {
 
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */
     static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters) {
+        return clientConnections(settings, meters, "publisher");
+    }
+
+    /** @param client the {@code client} label of its {@code rabbitmq_*} metrics */
+    private static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters, String client) {
         com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
-        factory.setHost(settings.host());
-        factory.setPort(settings.port());
+        RabbitMqSettings.Address first = settings.addresses().get(0);
+        factory.setHost(first.host());
+        factory.setPort(first.port());
         factory.setUsername(settings.username());
         factory.setPassword(settings.password());
         factory.setVirtualHost(settings.virtualHost());
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
-        factory.setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", "publisher")));
+        factory.setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", client)));
+        if (settings.tls() != null) {
+            factory.useSslProtocol(settings.tls().clientContext());
+            if (settings.verifyHostname()) {
+                factory.enableHostnameVerification();
+            }
+        }
         return factory;
+    }
+
+    /** Every node of {@code bridge.rabbitmq.host}, for the client library, in the order given. */
+    static List<com.rabbitmq.client.Address> addresses(RabbitMqSettings settings) {
+        return settings.addresses().stream().map(a -> new com.rabbitmq.client.Address(a.host(), a.port())).toList();
     }
 
     /**
@@ -53,15 +73,13 @@ final class RabbitMqWiring {
      * every new connection.
      */
     static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId, MeterRegistry meters) {
-        CachingConnectionFactory factory = new CachingConnectionFactory(settings.host(), settings.port());
-        factory.setUsername(settings.username());
-        factory.setPassword(settings.password());
-        factory.setVirtualHost(settings.virtualHost());
-        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        // built on the client library's factory, so the consumer connects exactly as the publisher does (TLS included)
+        com.rabbitmq.client.ConnectionFactory client = settings.enabled() ? clientConnections(settings, meters, "consumer") : new com.rabbitmq.client.ConnectionFactory();
+        client.setAutomaticRecoveryEnabled(false); // Spring recovers its connections itself
+        CachingConnectionFactory factory = new CachingConnectionFactory(client);
+        factory.setAddresses(settings.addresses().stream().map(a -> a.host() + ":" + a.port()).collect(Collectors.joining(",")));
+        factory.setAddressShuffleMode(AbstractConnectionFactory.AddressShuffleMode.NONE);
         factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
-        if (settings.enabled()) {
-            factory.getRabbitConnectionFactory().setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", "consumer")));
-        }
         Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
         String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
                 ? rabbitMq.routingKey() : null;

@@ -62,6 +62,7 @@ public final class DelayBenchmark {
                         case "scaleout" -> scaleOut(env);
                         case "rabbitmq-ingest" -> rabbitMqIngest(env);
                         case "rabbitmq-precision" -> rabbitMqPrecision(env);
+                        case "rabbitmq-drain" -> rabbitMqDrain(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
                 } catch (Exception | LinkageError | AssertionError e) {
@@ -197,6 +198,30 @@ public final class DelayBenchmark {
         table.add("16.1 RabbitMQ ingest (1 instance, 60 s delay)", ">= 10,000 msg/s and >= 0.5x the RabbitMQ ceiling",
                 String.format("%,.0f msg/s stored (%,d msgs; %s)", bridge, n, cpu),
                 ResultTable.verdict(bridge >= 10_000 && ratio >= 0.5, String.format("%.2fx ceiling", ratio)));
+    }
+
+    private void rabbitMqDrain(BenchEnvironment env) throws Exception {
+        int n = options.count(50_000, 5_000);
+        double ceiling = 0;
+        double bridge = 0;
+        String cpu = "";
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            ceiling = Math.max(ceiling, RabbitMqDrainScenario.ceiling(env, "rmq-publish-ceiling-" + i, n).rate());
+            waitQuiet(env);
+            RabbitMqDrainScenario.Result run = RabbitMqDrainScenario.bridge(env, "rmq-drain-" + i, n);
+            if (run.rate() > bridge) {
+                bridge = run.rate();
+                cpu = run.cpu();
+            }
+        }
+        table.add("ceiling: plain RabbitMQ publish with confirms (one channel, persistent, mandatory)", "reference",
+                String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
+        double ratio = bridge / ceiling;
+        table.add("16.2 RabbitMQ delivery (1 instance, all due in one second, to a queue)", ">= 0.8x the publish ceiling",
+                String.format("%,.0f msg/s (%,d msgs; %s)", bridge, n, cpu), ResultTable.verdict(ratio >= 0.8, String.format("%.2fx ceiling", ratio)));
     }
 
     private void rabbitMqPrecision(BenchEnvironment env) throws Exception {
