@@ -53,7 +53,8 @@ class ScriptContractsTest {
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
-            Map.entry("stats", StatsScript.call(KEYS, 1, 10, 20))));
+            Map.entry("stats", StatsScript.call(KEYS, 1, 10, 20)),
+            Map.entry("gauges", GaugesScript.call(KEYS, 1, 10))));
 
     private static final int SAMPLE_GROUPS = 2;
 
