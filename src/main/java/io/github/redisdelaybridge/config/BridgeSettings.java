@@ -38,7 +38,8 @@ public record BridgeSettings(
         RetryPolicy retry,
         RabbitMqSettings rabbitMq,
         String adminToken,
-        RedisExpectations redisExpectations) {
+        RedisExpectations redisExpectations,
+        DeadLetterLimits deadLetterLimits) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -81,7 +82,30 @@ public record BridgeSettings(
                         r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
-                redisExpectations(r, redisTimeoutMs));
+                redisExpectations(r, redisTimeoutMs),
+                deadLetterLimits(r));
+    }
+
+    private static DeadLetterLimits deadLetterLimits(Reader r) {
+        long kafkaMax = r.optional("bridge.dead-letter.kafka-max-bytes").isEmpty() ? 1_000_000 : r.longValue("bridge.dead-letter.kafka-max-bytes");
+        long rabbitMqMax = r.optional("bridge.dead-letter.rabbitmq-max-bytes").isEmpty() ? 16_777_216
+                : r.longValue("bridge.dead-letter.rabbitmq-max-bytes");
+        long keepMax = r.optional("bridge.dead-letter.keep-max-bytes").isEmpty() ? 268_435_456 : r.longValue("bridge.dead-letter.keep-max-bytes");
+        for (Map.Entry<String, Long> limit : Map.of("bridge.dead-letter.kafka-max-bytes", kafkaMax,
+                "bridge.dead-letter.rabbitmq-max-bytes", rabbitMqMax).entrySet()) {
+            if (limit.getValue() < DeadLetterLimits.MIN_CHANNEL_BYTES) {
+                throw new IllegalArgumentException("setting " + limit.getKey() + " must be at least " + DeadLetterLimits.MIN_CHANNEL_BYTES
+                        + " (a dead letter without the message must fit), got " + limit.getValue());
+            }
+        }
+        long recordMax = r.longValue("bridge.payload.max-bytes") + DeadLetterLimits.RECORD_ROOM_BYTES;
+        long slots = r.intValue("bridge.redis.slots");
+        if (keepMax / Math.max(1, slots) < 4 * recordMax) {
+            // each slot's share must hold several of the largest records, or one dead letter would push out all the others
+            throw new IllegalArgumentException("setting bridge.dead-letter.keep-max-bytes (" + keepMax + ") must be at least 4 x"
+                    + " bridge.redis.slots (" + slots + ") x (bridge.payload.max-bytes + 65536) = " + 4 * slots * recordMax);
+        }
+        return new DeadLetterLimits(kafkaMax, rabbitMqMax, keepMax, recordMax);
     }
 
     private static DurabilitySettings.LocalFsync localFsync(Reader r) {

@@ -117,6 +117,11 @@ public final class Keys {
         return key(slot, "dead-index");
     }
 
+    /** STRING: the sum of the lengths of the slot's dead-letter records, which the byte bound is checked against. */
+    public String deadLetterBytes(int slot) {
+        return key(slot, "dead-bytes");
+    }
+
     private String key(int slot, String name) {
         if (slot < 0 || slot >= slotCount) {
             throw new IllegalArgumentException("slot " + slot + " outside 0.." + (slotCount - 1));
