@@ -3,6 +3,7 @@ package io.github.redisdelaybridge;
 import io.github.redisdelaybridge.config.BridgeBeans;
 import io.github.redisdelaybridge.config.BridgeHome;
 import io.github.redisdelaybridge.config.InvalidSettingsException;
+import io.github.redisdelaybridge.config.LogFormat;
 import io.github.redisdelaybridge.config.SettingsCheck;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,6 +75,7 @@ public final class BridgeMain {
                 default -> usageError("unknown option '" + args[i] + "'");
             }
         }
+        LogFormat.applyEarly();
         AtomicReference<String> unfit = new AtomicReference<>();
         try {
             Main main = newMain(BridgeHome.resolve(home));

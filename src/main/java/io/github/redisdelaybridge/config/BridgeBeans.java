@@ -99,6 +99,7 @@ public final class BridgeBeans implements CamelConfiguration {
     @Override
     public void configure(CamelContext context) throws Exception {
         BridgeSettings settings = SettingsCheck.read(context);
+        settings.logFormat().apply();
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 

@@ -39,7 +39,8 @@ public record BridgeSettings(
         RabbitMqSettings rabbitMq,
         String adminToken,
         RedisExpectations redisExpectations,
-        DeadLetterLimits deadLetterLimits) {
+        DeadLetterLimits deadLetterLimits,
+        LogFormat logFormat) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -83,7 +84,8 @@ public record BridgeSettings(
                 rabbitMqSettings(r),
                 r.optional("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs),
-                deadLetterLimits(r));
+                deadLetterLimits(r),
+                LogFormat.parse(r.optional(LogFormat.KEY)));
     }
 
     private static DeadLetterLimits deadLetterLimits(Reader r) {

@@ -225,7 +225,8 @@ final class PublishAndSettle implements AutoCloseable {
             Publish failed = publish;
             NotSentException notSent = notSent(failed);
             finishWhenSettled(List.of(failed), () -> notSent != null ? giveBack(failed, notSent, now)
-                    : failures.publishFailed(failed.message, failed.failure));
+                    : failures.publishFailed(failed.message,
+                    failed.envelope == null ? null : failed.envelope.target(), failed.failure));
         }
         metrics.delivered(delivered);
         deliveredBySlot.forEach((slot, publishes) -> finishWhenSettled(publishes,

@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.dispatch;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.Failures;
+import io.github.redisdelaybridge.message.MessageLogContext;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.PublishFailures;
 import io.github.redisdelaybridge.store.ClaimedMessage;
@@ -38,7 +39,7 @@ final class RetryOrDeadLetter {
     }
 
     /** Completes once Redis holds the decision (rescheduled, or dead-lettered and gone from the delivery structures). */
-    CompletableFuture<?> publishFailed(ClaimedMessage message, Throwable failure) {
+    CompletableFuture<?> publishFailed(ClaimedMessage message, String target, Throwable failure) {
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
         if (Failures.unwrap(failure) instanceof PayloadMissingException) {
@@ -53,10 +54,10 @@ final class RetryOrDeadLetter {
         if (retryPolicy.exhausted(failedAttempts)) {
             return deadLetter(message, DeadLetterRecords.attemptsExhausted(message, failedAttempts, failure), failedAttempts);
         }
-        return store.recordFailure(message).thenCompose(recorded -> retryOrGiveUp(message, recorded, failure));
+        return store.recordFailure(message).thenCompose(recorded -> retryOrGiveUp(message, target, recorded, failure));
     }
 
-    private CompletableFuture<?> retryOrGiveUp(ClaimedMessage message, RecordedFailure recorded, Throwable failure) {
+    private CompletableFuture<?> retryOrGiveUp(ClaimedMessage message, String target, RecordedFailure recorded, Throwable failure) {
         if (recorded.leaseLost()) {
             // its lease expired and it went back to the due set: whoever claims it next decides
             LOG.debug("publishing {} failed after its lease expired; it is delivered again", message.messageId());
@@ -67,13 +68,17 @@ final class RetryOrDeadLetter {
                     recorded.failingSince(), retryPolicy.maxAgeMs(), failure), recorded.attempts());
         }
         long backoff = retryPolicy.backoffMs(recorded.attempts());
-        retryWarnings.retrying(message.messageId(), recorded.attempts(), recorded.failingForMs(), backoff, failure);
+        retryWarnings.retrying(message.messageId(), target, recorded.attempts(), recorded.failingForMs(), backoff, failure);
         // counted by recordFailure already
         return store.reschedule(message, backoff, false);
     }
 
     private CompletableFuture<?> deadLetter(ClaimedMessage message, DeadLetter deadLetter, int failedAttempts) {
-        LOG.error("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
+        try (MessageLogContext context = MessageLogContext.of(message.messageId(), deadLetter.target())) {
+            LOG.atError().addKeyValue("event", "dead-letter").addKeyValue("reason", deadLetter.reason().code())
+                    .addKeyValue("attempts", failedAttempts).addKeyValue("detail", deadLetter.detail())
+                    .log("dead-lettering {}: {} ({})", message.messageId(), deadLetter.reason().code(), deadLetter.detail());
+        }
         metrics.deadLettered(deadLetter.reason());
         return deadLetters.recordUndeliverable(message, deadLetter)
                 .exceptionallyCompose(deadLetterFailed -> {

@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.message.Failures;
+import io.github.redisdelaybridge.message.MessageLogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,21 +19,28 @@ final class RetryWarnings {
     private long lastWarningAt = Long.MIN_VALUE / 2;
     private long notWarned;
 
-    void retrying(String messageId, int attempts, long failingForMs, long backoffMs, Throwable failure) {
+    /** One structured line per retry: at WARN at most once per interval, at DEBUG otherwise. */
+    void retrying(String messageId, String target, int attempts, long failingForMs, long backoffMs, Throwable failure) {
         long now = System.currentTimeMillis();
         long others;
+        boolean warn;
         synchronized (this) {
-            if (now - lastWarningAt < INTERVAL_MS) {
+            warn = now - lastWarningAt >= INTERVAL_MS;
+            if (warn) {
+                others = notWarned;
+                notWarned = 0;
+                lastWarningAt = now;
+            } else {
+                others = 0;
                 notWarned++;
-                LOG.debug("publishing {} failed (attempt {}, failing for {} ms), retrying in {} ms: {}", messageId, attempts, failingForMs,
-                        backoffMs, Failures.rootMessage(failure));
-                return;
             }
-            others = notWarned;
-            notWarned = 0;
-            lastWarningAt = now;
         }
-        LOG.warn("publishing {} failed (attempt {}, failing for {} ms), retrying in {} ms: {}{}", messageId, attempts, failingForMs, backoffMs,
-                Failures.rootMessage(failure), others == 0 ? "" : " (and " + others + " other failed publishes retried since the last warning)");
+        String error = Failures.rootMessage(failure);
+        try (MessageLogContext context = MessageLogContext.of(messageId, target)) {
+            (warn ? LOG.atWarn() : LOG.atDebug()).addKeyValue("event", "retry").addKeyValue("attempt", attempts)
+                    .addKeyValue("failingForMs", failingForMs).addKeyValue("retryInMs", backoffMs).addKeyValue("error", error)
+                    .log("publishing {} failed (attempt {}, failing for {} ms), retrying in {} ms: {}{}", messageId, attempts, failingForMs,
+                            backoffMs, error, others == 0 ? "" : " (and " + others + " other failed publishes retried since the last warning)");
+        }
     }
 }

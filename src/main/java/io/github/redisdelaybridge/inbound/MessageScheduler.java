@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.MessageLogContext;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.DurabilityBarrier;
@@ -224,8 +225,12 @@ public final class MessageScheduler {
             return;
         }
         for (DeadLetter deadLetter : rejected) {
-            LOG.warn("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
-                    deadLetter.reason().code(), deadLetter.detail());
+            try (MessageLogContext context = MessageLogContext.of(deadLetter.messageId(), deadLetter.target())) {
+                LOG.atWarn().addKeyValue("event", "dead-letter").addKeyValue("reason", deadLetter.reason().code())
+                        .addKeyValue("origin", deadLetter.origin()).addKeyValue("detail", deadLetter.detail())
+                        .log("dead-lettering {} from {}: {} ({})", deadLetter.messageId(), deadLetter.origin(),
+                                deadLetter.reason().code(), deadLetter.detail());
+            }
         }
         retry.untilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
         rejected.forEach(deadLetter -> metrics.deadLettered(deadLetter.reason()));

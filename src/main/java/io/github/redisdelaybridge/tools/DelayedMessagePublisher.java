@@ -151,6 +151,7 @@ public final class DelayedMessagePublisher {
         factory.setConnectionTimeout(timeout);
         factory.setHandshakeTimeout(timeout);
         factory.setAutomaticRecoveryEnabled(false);
+        factory.setChannelRpcTimeout(timeout);
         Map<String, Object> table = new LinkedHashMap<>();
         options.headers.forEach(h -> table.put(h.getKey(),
                 h.getKey().equals(HeaderNames.DELAY) && h.getValue().matches("[0-9]{1,9}") ? Integer.valueOf(h.getValue()) : h.getValue()));
@@ -160,27 +161,52 @@ public final class DelayedMessagePublisher {
         } catch (Exception e) {
             throw new NotSent("no RabbitMQ broker answers at " + where + " (" + oneLine(e) + ")");
         }
-        try (connection) {
+        // A broker under a resource alarm blocks the connection: publishing, confirms and even the close handshake
+        // then wait forever. Fail in one line instead, and abort the connection rather than closing it politely.
+        AtomicReference<String> blocked = new AtomicReference<>();
+        connection.addBlockedListener(blocked::set, () -> blocked.set(null));
+        boolean sent = false;
+        try {
             Channel channel = connection.createChannel();
             AtomicReference<String> returned = new AtomicReference<>();
             channel.addReturnListener(r -> returned.set(r.getReplyText() + " (" + r.getReplyCode() + ")"));
             channel.confirmSelect();
             channel.basicPublish("", options.queue, true, new AMQP.BasicProperties.Builder()
                     .headers(table).deliveryMode(2).contentType("text/plain").build(), options.body.getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(options.timeoutMs);
+            if (!channel.waitForConfirms(options.timeoutMs)) {
+                throw new NotSent("RabbitMQ at " + where + " refused the message (nack)");
+            }
             if (returned.get() != null) {
                 throw new NotSent("RabbitMQ at " + where + " returned the message: " + returned.get() + ": no queue '" + options.queue + "'?");
             }
+            sent = true;
             return "sent to RabbitMQ queue " + options.queue;
         } catch (NotSent e) {
             throw e;
         } catch (TimeoutException e) {
-            throw new NotSent("RabbitMQ at " + where + " did not confirm within " + options.timeoutMs + " ms");
+            String reason = blocked.get();
+            throw new NotSent("RabbitMQ at " + where + " did not confirm within " + options.timeoutMs + " ms"
+                    + (reason == null ? "" : " (it blocks publishers: " + reason + ")"));
         } catch (IOException | RuntimeException e) {
             throw new NotSent("RabbitMQ at " + where + ": " + oneLine(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new NotSent("interrupted");
+        } finally {
+            if (sent) {
+                closeWithin(connection, timeout);
+            } else {
+                connection.abort(timeout);
+            }
+        }
+    }
+
+    /** Closes politely, but never waits longer than the timeout for the broker's answer. */
+    private static void closeWithin(Connection connection, int timeoutMs) {
+        try {
+            connection.close(timeoutMs);
+        } catch (IOException | RuntimeException e) {
+            connection.abort(timeoutMs);
         }
     }
 

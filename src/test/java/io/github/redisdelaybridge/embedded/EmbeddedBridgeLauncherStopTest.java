@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** Ctrl-C on bin/run-embedded stops the bridge, the broker and Redis without ERROR stack traces. */
@@ -23,8 +22,6 @@ class EmbeddedBridgeLauncherStopTest {
     }
 
     @Test
-    @Disabled("passes alone (11-21 s) but its child did not exit within 120 s after SIGINT in two full-suite runs on a clean"
-            + " clone; the cause is not found yet (see the session note); run it alone with -Dtest=EmbeddedBridgeLauncherStopTest")
     void ctrlCStopsEverythingWithoutErrors() throws Exception {
         int httpPort = FreePorts.next();
         try (ChildProcess launcher = ChildProcess.java("embedded-launcher-stop", EmbeddedBridgeLauncher.class.getName(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.FreePorts;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.RabbitMqMemoryAlarm;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -113,6 +114,25 @@ class DelayedMessagePublisherTest {
 
         assertThat(exit).isEqualTo(1);
         assertThat(err()).contains("returned the message: NO_ROUTE (312)").hasLineCount(1);
+    }
+
+    @Test
+    void aBrokerThatBlocksPublishersFailsWithinTheTimeoutInOneLine() throws Exception {
+        String queue = "publisher-tool.blocked";
+        try (RabbitMqTestClient rabbitMq = new RabbitMqTestClient()) {
+            rabbitMq.declareQueue(queue);
+            int exit;
+            long took;
+            try (RabbitMqMemoryAlarm alarm = RabbitMqMemoryAlarm.raise()) {
+                long started = System.nanoTime();
+                exit = run("--rabbitmq", RabbitMqTestClient.HOST, "--queue", queue, "--delay", "1", "--timeout", "2000", "x");
+                took = System.nanoTime() - started;
+            }
+
+            assertThat(exit).isEqualTo(1);
+            assertThat(Duration.ofNanos(took)).as("the tool gives up on a blocking broker").isLessThan(Duration.ofSeconds(20));
+            assertThat(err()).contains("did not confirm within 2000 ms").hasLineCount(1);
+        }
     }
 
     private int run(String... args) {
