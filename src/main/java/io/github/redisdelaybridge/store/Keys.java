@@ -112,7 +112,7 @@ public final class Keys {
         return key(slot, "dead");
     }
 
-    /** ZSET: member = message id, score = time it was dead-lettered (epoch ms). Bounded by count and age. */
+    /** ZSET: member = message id, score = time it was dead-lettered (epoch ms). Bounded by count, age and bytes. */
     public String deadLetterIndex(int slot) {
         return key(slot, "dead-index");
     }
