@@ -27,7 +27,8 @@ RUN apt-get update \
 # owned by root, read-only for the bridge: it writes nothing but temporary files (/tmp)
 COPY --from=build /build/target/redis-delay-bridge/ /opt/redis-delay-bridge/
 # BRIDGE_HOME: config/ and routes/ of this install (the start script would find them anyway).
-# CAMEL_SERVER_HOST: the HTTP server (health, metrics, admin API) on every interface of the container.
+# CAMEL_SERVER_HOST: the HTTP server (health, metrics, admin API) on every interface of the container; the admin
+# API then answers only with BRIDGE_ADMIN_TOKEN (or BRIDGE_ADMIN_TOKEN_FILE) set (docs/security.md).
 # JAVA_OPTS: G1 with a 10 ms pause goal, as bin/redis-delay-bridge has by default (a GC pause is lateness
 # for every message due during it); the heap sized from the container's memory limit; a JVM out of
 # memory exits, so that the orchestrator restarts it (leases return its claimed messages).

@@ -20,8 +20,8 @@ import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryReader;
-import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqDeliveryRequeuer;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
@@ -40,6 +40,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +48,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.kafka.KafkaComponent;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.Registry;
@@ -106,11 +108,12 @@ public final class BridgeBeans implements CamelConfiguration {
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
         RedisExpectations expectations = settings.redisExpectations();
         RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
-                Duration.ofMillis(settings.redisTimeoutMs()));
+                Duration.ofMillis(settings.redisTimeoutMs()), settings.redisSecurity());
         // WAIT and WAITAOF hold up every later command of their connection on the server until they return, so when the
         // barrier may send them, ingest writes (and admin writes) get a connection of their own and never delay dispatching.
         RedisConnection ingestRedis = expectations.durability().equals(DurabilitySettings.memoryOnly()) ? redis
-                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()));
+                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()),
+                        settings.redisSecurity());
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
                 settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes());
@@ -129,13 +132,27 @@ public final class BridgeBeans implements CamelConfiguration {
             redis.close();
             throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
+        Map<String, Object> producerProperties = new LinkedHashMap<>();
+        producerProperties.put("max.request.size", (int) settings.kafkaMaxRequestBytes());
+        producerProperties.putAll(settings.kafkaClients().forProducer());
+        // one producer for targets and dead letters alike, so both go over the same secured connection
         KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
-                Map.of("max.request.size", (int) settings.kafkaMaxRequestBytes()), settings.kafkaAllowTopicAutoCreation());
+                producerProperties, settings.kafkaClients().forProducerAdmin(), settings.kafkaAllowTopicAutoCreation());
+        KafkaComponent kafkaComponent = context.getComponent("kafka", KafkaComponent.class);
+        // the inbound endpoints copy the component's configuration; its additional properties are applied last, over
+        // the endpoint's own options
+        Map<String, Object> consumerProperties = new LinkedHashMap<>();
+        if (kafkaComponent.getConfiguration().getAdditionalProperties() != null) {
+            consumerProperties.putAll(kafkaComponent.getConfiguration().getAdditionalProperties());
+        }
+        consumerProperties.putAll(settings.kafkaClients().forConsumer());
+        kafkaComponent.getConfiguration().setAdditionalProperties(consumerProperties);
         DeadLetterLimits deadLetterLimits = settings.deadLetterLimits();
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic(),
                 RabbitMqWiring.kafkaDeadLetterLimit(deadLetterLimits));
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
-                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), "redis-delay-bridge-publisher-" + settings.instanceId())
+                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), RabbitMqWiring.addresses(rabbitMqSettings),
+                        "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
                 : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq,
@@ -175,7 +192,9 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("redisServerWatch", redisWatch);
 
         long redisTimeoutMs = settings.redisTimeoutMs();
-        registry.bind("adminAuthorizer", new AdminAuthorizer(settings.adminToken()));
+        String serverHost = context.getPropertiesComponent().resolveProperty("camel.server.host").orElse("0.0.0.0");
+        AdminAuthorizer adminAuthorizer = new AdminAuthorizer(settings.adminToken(), settings.adminReadToken(), serverHost);
+        registry.bind("adminAuthorizer", adminAuthorizer);
         registry.bind("apiResponses", new ApiResponses());
         registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
         registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
@@ -184,14 +203,16 @@ public final class BridgeBeans implements CamelConfiguration {
 
         HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
 
-        registry.bind("rabbitMqDeliveryReader", new RabbitMqDeliveryReader());
+        registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts()));
-        registry.bind("rabbitMqDeliveryRequeuer", new RabbitMqDeliveryRequeuer());
+        registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId());
-        RabbitMqWiring.configureConsumer(context, rabbitMqConsumerConnections);
+        if (rabbitMqSettings.enabled()) {
+            RabbitMqWiring.startInboundConsumer(context, rabbitMqConsumerConnections, rabbitMqSettings);
+        }
 
         context.addService(new ServiceSupport() {
             @Override
@@ -210,16 +231,17 @@ public final class BridgeBeans implements CamelConfiguration {
             }
         }, true, true);
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {}{} (prefix {}, {} slot(s)), dead letters to kafka:{}",
-                settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), settings.redisUri(),
+                settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), redis.description(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
         if (rabbitMqSettings.enabled()) {
-            LOG.info("{}: inbound queues {} (exchanges {}), prefetch {}, dead letters of RabbitMQ-origin messages to {}",
-                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(),
-                    rabbitMqSettings.prefetch(), rabbitMqSettings.deadLetterChannel());
+            LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
+                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(), rabbitMqSettings.deadLetterChannel());
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }
-        LOG.info("admin API on /api: {}", settings.adminToken().isEmpty()
-                ? "loopback clients only (bridge.admin.token is not set)" : "bearer token required");
+        if (!settings.kafkaClients().equals(KafkaClientProperties.none())) {
+            LOG.info("{} (values not shown)", settings.kafkaClients());
+        }
+        LOG.info("admin API on /api: {}", adminAuthorizer.describe());
     }
 }

@@ -3,10 +3,13 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.RedisSecurity;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -40,10 +43,21 @@ public record BridgeSettings(
         String adminToken,
         RedisExpectations redisExpectations,
         DeadLetterLimits deadLetterLimits,
-        LogFormat logFormat) {
+        LogFormat logFormat,
+        String adminReadToken,
+        RedisSecurity redisSecurity,
+        KafkaClientProperties kafkaClients) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
+        return from(lookup, Set.of());
+    }
+
+    /**
+     * As {@link #from(Function)}, with the Kafka client pass-through keys that are set ({@link KafkaClientProperties#keysSet}):
+     * they cannot be known in advance, so the caller lists them.
+     */
+    public static BridgeSettings from(Function<String, String> lookup, Set<String> kafkaPassThroughKeys) {
         Reader r = new Reader(lookup);
         long redisTimeoutMs = r.longValue("bridge.redis.command-timeout-ms");
         return new BridgeSettings(
@@ -82,10 +96,34 @@ public record BridgeSettings(
                         // a bound by count, kept for deployments that set it; retries are bounded by max-age-ms
                         r.optional("bridge.retry.max-attempts").isEmpty() ? 0 : r.intValue("bridge.retry.max-attempts")),
                 rabbitMqSettings(r),
-                r.optional("bridge.admin.token"),
+                r.secret("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs),
                 deadLetterLimits(r),
-                LogFormat.parse(r.optional(LogFormat.KEY)));
+                LogFormat.parse(r.optional(LogFormat.KEY)),
+                r.secret("bridge.admin.read-token"),
+                redisSecurity(r),
+                KafkaClientProperties.read(kafkaPassThroughKeys, r::optional, r::fileContent));
+    }
+
+    private static RedisSecurity redisSecurity(Reader r) {
+        RedisSecurity.VerifyPeer verifyPeer;
+        String mode = r.optional("bridge.redis.tls.verify-peer");
+        try {
+            verifyPeer = mode.isEmpty() ? RedisSecurity.VerifyPeer.FULL : RedisSecurity.VerifyPeer.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("setting bridge.redis.tls.verify-peer " + e.getMessage());
+        }
+        return new RedisSecurity(r.optional("bridge.redis.username"), r.secret("bridge.redis.password"),
+                r.path("bridge.redis.tls.truststore"), r.secret("bridge.redis.tls.truststore-password"),
+                r.path("bridge.redis.tls.keystore"), r.secret("bridge.redis.tls.keystore-password"), verifyPeer);
+    }
+
+    private static TlsStores rabbitMqTls(Reader r) {
+        boolean enabled = !r.optional("bridge.rabbitmq.tls.enabled").isEmpty() && r.booleanValue("bridge.rabbitmq.tls.enabled");
+        TlsStores stores = new TlsStores("bridge.rabbitmq.tls.", r.path("bridge.rabbitmq.tls.truststore"),
+                r.secret("bridge.rabbitmq.tls.truststore-password"), r.path("bridge.rabbitmq.tls.keystore"),
+                r.secret("bridge.rabbitmq.tls.keystore-password"));
+        return enabled ? stores : null;
     }
 
     private static DeadLetterLimits deadLetterLimits(Reader r) {
@@ -149,13 +187,17 @@ public record BridgeSettings(
                 r.text("bridge.rabbitmq.host"),
                 r.intValue("bridge.rabbitmq.port"),
                 r.text("bridge.rabbitmq.username"),
-                r.text("bridge.rabbitmq.password"),
+                r.requiredSecret("bridge.rabbitmq.password"),
                 r.text("bridge.rabbitmq.virtual-host"),
+                rabbitMqTls(r),
+                r.optional("bridge.rabbitmq.tls.verify-hostname").isEmpty() || r.booleanValue("bridge.rabbitmq.tls.verify-hostname"),
                 r.list("bridge.rabbitmq.inbound-queues"),
                 r.map("bridge.rabbitmq.inbound-exchanges"),
                 r.map("bridge.rabbitmq.default-targets"),
                 r.intValue("bridge.rabbitmq.prefetch"),
                 r.intValue("bridge.rabbitmq.consumers-per-queue"),
+                r.intValue("bridge.rabbitmq.inbound-batch-size"),
+                r.longValue("bridge.rabbitmq.inbound-linger-ms"),
                 r.intValue("bridge.rabbitmq.store-attempts"),
                 r.text("bridge.rabbitmq.dead-letter-channel"));
         try {
@@ -176,6 +218,14 @@ public record BridgeSettings(
         return host + "-" + ProcessHandle.current().pid() + "-" + Long.toString(java.util.concurrent.ThreadLocalRandom.current().nextLong(1L << 40), 36);
     }
 
+    /** Without the tokens and passwords (the nested settings print none either). */
+    @Override
+    public String toString() {
+        return "BridgeSettings[instance " + instanceId + ", Redis " + io.github.redisdelaybridge.store.RedisConnection.redacted(redisUri)
+                + ", " + redisSecurity + ", Kafka " + kafkaBootstrapServers + ", " + kafkaClients + ", " + rabbitMq
+                + ", admin token " + (adminToken.isEmpty() ? "not set" : "set") + ", read token " + (adminReadToken.isEmpty() ? "not set" : "set") + "]";
+    }
+
     private record Reader(Function<String, String> lookup) {
 
         String text(String key) {
@@ -189,6 +239,48 @@ public record BridgeSettings(
         String optional(String key) {
             String value = lookup.apply(key);
             return value == null ? "" : value.strip();
+        }
+
+        /**
+         * A password or token: the content of the file named by {@code <key>-file} (environment variable
+         * {@code <KEY>_FILE}, the usual convention for mounted secrets) when that is set, else the key's own value.
+         */
+        String secret(String key) {
+            String inline = optional(key); // read either way: both keys are known ones
+            return optional(key + KafkaClientProperties.FILE_SUFFIX).isEmpty() ? inline : fileContent(key + KafkaClientProperties.FILE_SUFFIX);
+        }
+
+        String requiredSecret(String key) {
+            String value = secret(key);
+            if (value.isEmpty()) {
+                throw new IllegalArgumentException("setting " + key + " is missing");
+            }
+            return value;
+        }
+
+        /** The content of the file {@code fileKey} names, without a trailing line break; errors never show the content. */
+        String fileContent(String fileKey) {
+            String name = optional(fileKey);
+            try {
+                String content = java.nio.file.Files.readString(Path.of(name), java.nio.charset.StandardCharsets.UTF_8);
+                return content.replaceAll("[\\r\\n]+$", "");
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                throw new IllegalArgumentException("setting " + fileKey + ": cannot read the file '" + name + "' ("
+                        + e.getClass().getSimpleName() + ")");
+            }
+        }
+
+        /** A file that must exist; empty: null. */
+        Path path(String key) {
+            String value = optional(key);
+            if (value.isEmpty()) {
+                return null;
+            }
+            Path path = Path.of(value);
+            if (!java.nio.file.Files.isReadable(path)) {
+                throw new IllegalArgumentException("setting " + key + ": no readable file " + value);
+            }
+            return path;
         }
 
         long longValue(String key) {

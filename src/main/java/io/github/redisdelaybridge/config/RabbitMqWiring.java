@@ -4,14 +4,18 @@ import io.github.redisdelaybridge.deadletter.ChannelLimit;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
+import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqInboundConsumer;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
-import io.github.redisdelaybridge.inbound.rabbitmq.RawMessageConverter;
-import io.github.redisdelaybridge.inbound.rabbitmq.VerbatimListenerContainerFactory;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import org.apache.camel.CamelContext;
-import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.camel.ExtendedStartupListener;
+import org.apache.camel.spi.CamelEvent;
+import org.apache.camel.support.EventNotifierSupport;
+import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /** The RabbitMQ side of the wiring: connections for the consumer and the publisher, and where RabbitMQ-origin dead letters go. */
@@ -40,26 +44,39 @@ final class RabbitMqWiring {
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */
     static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings) {
         com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
-        factory.setHost(settings.host());
-        factory.setPort(settings.port());
+        RabbitMqSettings.Address first = settings.addresses().get(0);
+        factory.setHost(first.host());
+        factory.setPort(first.port());
         factory.setUsername(settings.username());
         factory.setPassword(settings.password());
         factory.setVirtualHost(settings.virtualHost());
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        if (settings.tls() != null) {
+            factory.useSslProtocol(settings.tls().clientContext());
+            if (settings.verifyHostname()) {
+                factory.enableHostnameVerification();
+            }
+        }
         return factory;
     }
 
+    /** Every node of {@code bridge.rabbitmq.host}, for the client library, in the order given. */
+    static List<com.rabbitmq.client.Address> addresses(RabbitMqSettings settings) {
+        return settings.addresses().stream().map(a -> new com.rabbitmq.client.Address(a.host(), a.port())).toList();
+    }
+
     /**
-     * The consumer's connection factory (Spring, as camel-spring-rabbitmq needs). It connects only when the
-     * inbound route starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
+     * The consumer's connection factory (Spring AMQP's, for its listener container). It connects only when the
+     * inbound consumer starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
      * every new connection.
      */
     static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId) {
-        CachingConnectionFactory factory = new CachingConnectionFactory(settings.host(), settings.port());
-        factory.setUsername(settings.username());
-        factory.setPassword(settings.password());
-        factory.setVirtualHost(settings.virtualHost());
-        factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        // built on the client library's factory, so the consumer connects exactly as the publisher does (TLS included)
+        com.rabbitmq.client.ConnectionFactory client = settings.enabled() ? clientConnections(settings) : new com.rabbitmq.client.ConnectionFactory();
+        client.setAutomaticRecoveryEnabled(false); // Spring recovers its connections itself
+        CachingConnectionFactory factory = new CachingConnectionFactory(client);
+        factory.setAddresses(settings.addresses().stream().map(a -> a.host() + ":" + a.port()).collect(Collectors.joining(",")));
+        factory.setAddressShuffleMode(AbstractConnectionFactory.AddressShuffleMode.NONE);
         factory.setConnectionNameStrategy(f -> "redis-delay-bridge-consumer-" + instanceId);
         Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
         String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
@@ -68,11 +85,34 @@ final class RabbitMqWiring {
         return factory;
     }
 
-    /** The inbound route gets every delivery exactly as the broker sent it: raw body, untouched headers. */
-    static void configureConsumer(CamelContext context, CachingConnectionFactory connections) {
-        SpringRabbitMQComponent component = context.getComponent("spring-rabbitmq", SpringRabbitMQComponent.class);
-        component.setConnectionFactory(connections);
-        component.setListenerContainerFactory(new VerbatimListenerContainerFactory());
-        component.setMessageConverter(new RawMessageConverter());
+    /**
+     * The batch consumer of the inbound queues, started once every route runs (a batch taken earlier would find no
+     * inbound route and go back to its queue) and stopped as the stop begins, before the routes: the batches it is
+     * storing finish and are acked, and nothing more is taken.
+     */
+    static void startInboundConsumer(CamelContext context, CachingConnectionFactory connections, RabbitMqSettings settings) throws Exception {
+        RabbitMqInboundConsumer consumer = new RabbitMqInboundConsumer(context, connections, new RabbitMqInboundConsumer.Settings(
+                settings.inboundQueues(), settings.consumersPerQueue(), settings.prefetch(), settings.batchSize(), settings.lingerMs()));
+        context.addStartupListener(new ExtendedStartupListener() {
+            @Override
+            public void onCamelContextStarted(CamelContext started, boolean alreadyStarted) {
+            }
+
+            @Override
+            public void onCamelContextFullyStarted(CamelContext started, boolean alreadyStarted) throws Exception {
+                consumer.start();
+            }
+        });
+        context.getManagementStrategy().addEventNotifier(new EventNotifierSupport() {
+            @Override
+            public void notify(CamelEvent event) {
+                consumer.stop();
+            }
+
+            @Override
+            public boolean isEnabled(CamelEvent event) {
+                return event instanceof CamelEvent.CamelContextStoppingEvent;
+            }
+        });
     }
 }

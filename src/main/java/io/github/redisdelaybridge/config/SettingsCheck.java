@@ -61,8 +61,9 @@ public final class SettingsCheck {
         PropertiesComponent properties = context.getPropertiesComponent();
         Set<String> propertyKeys = new TreeSet<>(properties.loadProperties(key -> key.startsWith(KEY_PREFIX)).stringPropertyNames());
         System.getProperties().stringPropertyNames().stream().filter(key -> key.startsWith(KEY_PREFIX)).forEach(propertyKeys::add);
-        return read(key -> properties.resolveProperty(key).orElse(null), propertyKeys, System.getenv().keySet(),
-                placeholderKeys(properties.resolveProperty(ROUTES_INCLUDE_PATTERN).orElse(null)));
+        // a key the properties file does not hold (a -file key, a Kafka pass-through key) may still be set as a variable
+        return read(key -> properties.resolveProperty(key).orElseGet(() -> System.getenv(environmentVariable(key))), propertyKeys,
+                System.getenv().keySet(), placeholderKeys(properties.resolveProperty(ROUTES_INCLUDE_PATTERN).orElse(null)));
     }
 
     /**
@@ -77,7 +78,7 @@ public final class SettingsCheck {
         RecordingLookup recording = new RecordingLookup(lookup);
         BridgeSettings settings;
         try {
-            settings = BridgeSettings.from(recording);
+            settings = BridgeSettings.from(recording, KafkaClientProperties.keysSet(propertyKeys, environmentNames));
         } catch (InvalidSettingsException e) {
             throw e;
         } catch (IllegalArgumentException e) {

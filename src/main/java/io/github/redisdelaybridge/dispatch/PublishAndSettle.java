@@ -40,12 +40,17 @@ import org.slf4j.LoggerFactory;
  * that stops answering gets at most {@code bridge.dispatch.max-in-flight-per-target} messages ({@link TargetLoad}).
  * A message not sent ({@link NotSentException}: its broker blocks publishing, its target is at that bound, or it
  * waited for its lane past the publish timeout) goes back to the due set with a delay that grows with how long the
- * cause has held (1 to 30 s), and no attempt counted.
+ * cause has held (50 ms to 30 s), and no attempt counted.
  */
 final class PublishAndSettle implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PublishAndSettle.class);
-    private static final long MIN_DEFER_MS = 1_000;
+    /**
+     * The shortest wait of a message given back: a target that has been quiet only a moment (a new one whose first
+     * confirms are on their way while a burst falls due) should get its messages again as soon as it answers, not a
+     * second later; one quiet for long waits about as long as it has been quiet.
+     */
+    private static final long MIN_DEFER_MS = 50;
     private static final long MAX_DEFER_MS = 30_000;
     private static final long LOG_DEFERRALS_EVERY_MS = 10_000;
 
@@ -240,7 +245,8 @@ final class PublishAndSettle implements AutoCloseable {
         deferMs = deferMs / 2 + ThreadLocalRandom.current().nextLong(deferMs / 2 + 1);
         metrics.publishDeferred();
         long sinceLog = deferralsSinceLog.incrementAndGet();
-        if (now - lastDeferralLogAt >= LOG_DEFERRALS_EVERY_MS) {
+        // a target quiet for less than a second is backpressure in a burst, not news
+        if (held >= TargetLoad.PROGRESS_WINDOW_MS && now - lastDeferralLogAt >= LOG_DEFERRALS_EVERY_MS) {
             lastDeferralLogAt = now;
             deferralsSinceLog.set(0);
             LOG.warn("{} message(s) not sent and given back to Redis for later, no attempt counted (logged at most every {} s);"

@@ -61,23 +61,32 @@ public final class RedisConnection implements AutoCloseable {
      * @param cluster whether {@code uris} are Redis Cluster nodes
      */
     public RedisConnection(List<String> uris, boolean cluster, Duration commandTimeout) {
+        this(uris, cluster, commandTimeout, RedisSecurity.none());
+    }
+
+    /** As above, with an ACL user and TLS stores ({@code rediss://} URIs). */
+    public RedisConnection(List<String> uris, boolean cluster, Duration commandTimeout, RedisSecurity security) {
         // Reconnect quickly after a Redis restart: Lettuce's default backoff grows to 30 s.
         this.resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
                 .build();
         this.cluster = cluster;
-        this.description = String.join(",", uris) + (cluster ? " (cluster)" : "");
+        // the URIs may carry a password: log lines and exception messages name them without it
+        this.description = uris.stream().map(RedisConnection::redacted).collect(Collectors.joining(",")) + (cluster ? " (cluster)" : "");
         List<RedisURI> redisUris = uris.stream().map(uri -> {
             RedisURI redisUri = RedisURI.create(uri.strip());
             redisUri.setTimeout(commandTimeout);
+            security.applyTo(redisUri);
             return redisUri;
         }).toList();
+        io.lettuce.core.SslOptions sslOptions = security.sslOptions();
         if (cluster) {
             RedisClusterClient clusterClient = RedisClusterClient.create(resources, redisUris);
             clusterClient.setOptions(ClusterClientOptions.builder()
                     .autoReconnect(true)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                    .sslOptions(sslOptions)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(Duration.ofSeconds(30))
                             .enableAllAdaptiveRefreshTriggers()
@@ -93,6 +102,7 @@ public final class RedisConnection implements AutoCloseable {
                     .autoReconnect(true)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                    .sslOptions(sslOptions)
                     .build());
             this.client = standalone;
         }
@@ -115,6 +125,11 @@ public final class RedisConnection implements AutoCloseable {
             this.connection = standaloneConnection;
         }
         firstConnect.countDown();
+    }
+
+    /** The URI without the user information it may hold ({@code redis://user:secret@host} -> {@code redis://***@host}). */
+    public static String redacted(String uri) {
+        return uri.strip().replaceAll("//[^/@]*@", "//***@");
     }
 
     /** Parses {@code bridge.redis.uri}: one URI, or a comma-separated list of cluster seed nodes. */

@@ -1,41 +1,66 @@
 package io.github.redisdelaybridge.admin;
 
-import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.redisdelaybridge.admin.AdminAuditLog.Credential;
 import org.junit.jupiter.api.Test;
 
 class AdminAuthorizerTest {
 
-    private final AdminAuthorizer withToken = new AdminAuthorizer("s3cret");
-    private final AdminAuthorizer withoutToken = new AdminAuthorizer("");
+    private final AdminAuthorizer writeOnly = new AdminAuthorizer("s3cret", "", "0.0.0.0");
+    private final AdminAuthorizer both = new AdminAuthorizer("s3cret", "l00k", "0.0.0.0");
+    private final AdminAuthorizer readOnly = new AdminAuthorizer("", "l00k", "127.0.0.1");
 
     @Test
-    void withATokenOnlyTheRightBearerTokenPassesFromAnywhere() {
-        assertThatCode(() -> withToken.check("Bearer s3cret", "192.0.2.2")).doesNotThrowAnyException();
-        assertThatCode(() -> withToken.check("bearer   s3cret ", null)).doesNotThrowAnyException();
+    void withATokenOnlyTheRightBearerTokenPasses() {
+        assertThat(writeOnly.check("Bearer s3cret", "GET")).isEqualTo(Credential.WRITE_TOKEN);
+        assertThat(writeOnly.check("bearer   s3cret ", "DELETE")).isEqualTo(Credential.WRITE_TOKEN);
 
-        assertStatus(() -> withToken.check(null, "127.0.0.1"), 401);
-        assertStatus(() -> withToken.check("Bearer ", "127.0.0.1"), 401);
-        assertStatus(() -> withToken.check("Bearer s3cre", "127.0.0.1"), 401);
-        assertStatus(() -> withToken.check("Bearer s3cret2", "127.0.0.1"), 401);
-        assertStatus(() -> withToken.check("Basic czNjcmV0", "127.0.0.1"), 401);
-        assertStatus(() -> withToken.check("s3cret", "127.0.0.1"), 401);
+        assertStatus(() -> writeOnly.check(null, "GET"), 401);
+        assertStatus(() -> writeOnly.check("Bearer ", "GET"), 401);
+        assertStatus(() -> writeOnly.check("Bearer s3cre", "GET"), 401);
+        assertStatus(() -> writeOnly.check("Bearer s3cret2", "GET"), 401);
+        assertStatus(() -> writeOnly.check("Basic czNjcmV0", "GET"), 401);
+        assertStatus(() -> writeOnly.check("s3cret", "GET"), 401);
     }
 
     @Test
-    void withoutATokenOnlyLoopbackClientsPass() {
-        for (String loopback : new String[] {"127.0.0.1", "127.8.9.10", "0:0:0:0:0:0:0:1", "::1", "::ffff:127.0.0.1"}) {
-            assertThatCode(() -> withoutToken.check(null, loopback)).as(loopback).doesNotThrowAnyException();
+    void aTokenIsNeededEvenWhenTheServerListensOnLoopback() {
+        AdminAuthorizer onLoopback = new AdminAuthorizer("s3cret", "", "127.0.0.1");
+        assertStatus(() -> onLoopback.check(null, "GET"), 401);
+        assertThat(onLoopback.check("Bearer s3cret", "POST")).isEqualTo(Credential.WRITE_TOKEN);
+    }
+
+    @Test
+    void theReadTokenReadsButNeverWrites() {
+        assertThat(both.check("Bearer l00k", "GET")).isEqualTo(Credential.READ_TOKEN);
+        assertThat(both.check("Bearer s3cret", "GET")).isEqualTo(Credential.WRITE_TOKEN);
+        for (String write : new String[] {"DELETE", "PUT", "POST"}) {
+            assertStatus(() -> both.check("Bearer l00k", write), 403);
+            assertThat(both.check("Bearer s3cret", write)).isEqualTo(Credential.WRITE_TOKEN);
         }
-        for (String remote : new String[] {"192.0.2.2", "10.0.0.1", "fd00::2", "0.0.0.0", "localhost", "", "not an address"}) {
-            assertStatus(() -> withoutToken.check("Bearer anything", remote), 403);
+        // with a read token only, writes have no token that could pass, even on a loopback server
+        assertThat(readOnly.check("Bearer l00k", "GET")).isEqualTo(Credential.READ_TOKEN);
+        assertStatus(() -> readOnly.check("Bearer l00k", "DELETE"), 403);
+        assertStatus(() -> readOnly.check(null, "DELETE"), 401);
+    }
+
+    @Test
+    void withoutATokenOnlyALoopbackServerAnswers() {
+        for (String loopback : new String[] {"127.0.0.1", "127.8.9.10", "0:0:0:0:0:0:0:1", "::1", "[::1]", "localhost"}) {
+            AdminAuthorizer open = new AdminAuthorizer("", "", loopback);
+            assertThat(open.check(null, "DELETE")).as(loopback).isEqualTo(Credential.NONE_LOOPBACK_SERVER);
         }
-        assertStatus(() -> withoutToken.check(null, null), 403);
+        for (String wide : new String[] {"0.0.0.0", "::", "192.0.2.2", "10.0.0.1", "fd00::2", "bridge.example", "", "not an address"}) {
+            AdminAuthorizer closed = new AdminAuthorizer("", "", wide);
+            assertStatus(() -> closed.check(null, "GET"), 403);
+            assertStatus(() -> closed.check("Bearer anything", "DELETE"), 403);
+        }
+        assertStatus(() -> new AdminAuthorizer(null, null, null).check(null, "GET"), 403);
     }
 
     private static void assertStatus(Runnable check, int status) {
-        assertThatThrownBy(check::run).isInstanceOfSatisfying(ApiException.class,
-                e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(status));
+        assertThatThrownBy(check::run).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(status));
     }
 }

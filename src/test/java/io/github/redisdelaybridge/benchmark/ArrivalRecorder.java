@@ -26,6 +26,12 @@ final class ArrivalRecorder implements AutoCloseable {
     final LatencyRecorder lateness = new LatencyRecorder();
     final LatencyRecorder dueToSent = new LatencyRecorder();
     final LatencyRecorder sentToReceived = new LatencyRecorder();
+    /**
+     * Lateness as the producer sees it: arrival minus the due time it meant (its publish time plus the delay), in the
+     * {@value #INTENDED_DUE_AT} header the load generator sets; counts the time the message took to reach the bridge.
+     */
+    final LatencyRecorder fromIntendedDue = new LatencyRecorder();
+    static final String INTENDED_DUE_AT = "bench-intended-due-at";
     private final AtomicLong arrivals = new AtomicLong();
     private final AtomicLong lastArrivalMs = new AtomicLong();
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -74,6 +80,10 @@ final class ArrivalRecorder implements AutoCloseable {
                             lateness.record(now - dueAt);
                             dueToSent.record(record.timestamp() - dueAt);
                             sentToReceived.record(now - record.timestamp());
+                            Header intended = record.headers().lastHeader(INTENDED_DUE_AT);
+                            if (intended != null) {
+                                fromIntendedDue.record(now - Long.parseLong(new String(intended.value(), StandardCharsets.US_ASCII)));
+                            }
                         }
                     }
                 }

@@ -45,7 +45,12 @@ final class StoreLoader {
 
     /** A message as the bridge makes it of the Kafka record at {@code offset} of the inbound topic. */
     static Envelope envelope(String messageId, long offset, String targetTopic, byte[] body) {
-        return new Envelope(messageId, "kafka:" + targetTopic, "kafka:delay.inbound/0@" + offset, null, List.of(), Map.of(), body);
+        return envelopeTo(messageId, offset, "kafka:" + targetTopic, body);
+    }
+
+    /** The same, for any target ({@code kafka:<topic>}, {@code rabbitmq:/<queue>}, ...). */
+    static Envelope envelopeTo(String messageId, long offset, String target, byte[] body) {
+        return new Envelope(messageId, target, "kafka:delay.inbound/0@" + offset, null, List.of(), Map.of(), body);
     }
 
     /**
@@ -60,13 +65,19 @@ final class StoreLoader {
     /** Like {@link #load(DelayStore, String, int, int, DueTime, String, byte[])}, with ids {@code idOf(i)}; i is also the offset. */
     static void load(DelayStore store, IntFunction<String> idOf, int from, int count, DueTime due, String targetTopic, byte[] body)
             throws Exception {
+        loadTo(store, idOf, from, count, due, "kafka:" + targetTopic, body);
+    }
+
+    /** Like {@link #load(DelayStore, IntFunction, int, int, DueTime, String, byte[])}, to any target. */
+    static void loadTo(DelayStore store, IntFunction<String> idOf, int from, int count, DueTime due, String target, byte[] body)
+            throws Exception {
         Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
         int chunk = 2_000;
         for (int start = from; start < from + count; start += chunk) {
             List<ScheduleRequest> requests = new ArrayList<>(chunk);
             for (int i = start; i < Math.min(from + count, start + chunk); i++) {
                 String id = idOf.apply(i);
-                requests.add(new ScheduleRequest(id, due, envelope(id, i, targetTopic, body)));
+                requests.add(new ScheduleRequest(id, due, envelopeTo(id, i, target, body)));
             }
             inFlight.add(store.schedule(requests));
             if (inFlight.size() >= 8) {

@@ -38,7 +38,10 @@ class RabbitMqSettingsTest {
         assertThat(rabbitMq.virtualHost()).isEqualTo("/");
         assertThat(rabbitMq.inboundQueues()).containsExactly("delay.inbound");
         assertThat(rabbitMq.inboundExchanges()).isEmpty();
-        assertThat(rabbitMq.prefetch()).isEqualTo(50);
+        assertThat(rabbitMq.prefetch()).isEqualTo(1000);
+        assertThat(rabbitMq.batchSize()).isEqualTo(500);
+        assertThat(rabbitMq.lingerMs()).isEqualTo(10);
+        assertThat(rabbitMq.consumersPerQueue()).isEqualTo(2);
         assertThat(rabbitMq.storeAttempts()).isEqualTo(3);
         assertThat(rabbitMq.deadLetterChannel()).isEqualTo("rabbitmq:/delay.dlq");
     }
@@ -51,6 +54,16 @@ class RabbitMqSettingsTest {
         assertThatThrownBy(() -> BridgeSettings.from(config::get)).hasMessageContaining("bridge.rabbitmq.prefetch");
         config.put("bridge.rabbitmq.prefetch", "1000");
         assertThat(BridgeSettings.from(config::get).rabbitMq().prefetch()).isEqualTo(1000);
+    }
+
+    @Test
+    void aBatchFitsInThePrefetch() {
+        config.put("bridge.rabbitmq.prefetch", "100");
+        config.put("bridge.rabbitmq.inbound-batch-size", "101");
+        assertThatThrownBy(() -> BridgeSettings.from(config::get))
+                .hasMessage("setting bridge.rabbitmq.inbound-batch-size must be 1 to bridge.rabbitmq.prefetch (100), got 101");
+        config.put("bridge.rabbitmq.inbound-batch-size", "100");
+        assertThat(BridgeSettings.from(config::get).rabbitMq().batchSize()).isEqualTo(100);
     }
 
     @Test

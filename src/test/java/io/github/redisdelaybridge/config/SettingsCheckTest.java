@@ -44,8 +44,7 @@ class SettingsCheckTest {
 
     @Test
     void routePlaceholdersAreKnownKeys() {
-        assertThat(ROUTE_KEYS).contains("bridge.lease.reap-interval-ms", "bridge.kafka.group-id", "bridge.kafka.inbound-batch-size",
-                "bridge.rabbitmq.enabled");
+        assertThat(ROUTE_KEYS).contains("bridge.lease.reap-interval-ms", "bridge.kafka.group-id", "bridge.kafka.inbound-batch-size");
         assertThat(ROUTE_KEYS).allMatch(key -> key.startsWith("bridge."));
     }
 

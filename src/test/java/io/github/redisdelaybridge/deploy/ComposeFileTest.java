@@ -39,6 +39,13 @@ class ComposeFileTest {
     }
 
     @Test
+    void theImageListensOnEveryInterfaceSoComposeSetsAnAdminToken() {
+        // camel.server.host is loopback by default; the image opens it, and then /api answers only with a token
+        assertThat(DockerfileModel.environment(DockerfileModel.read().runtime())).containsEntry("CAMEL_SERVER_HOST", "0.0.0.0");
+        assertThat((String) environment.get("BRIDGE_ADMIN_TOKEN")).isNotBlank();
+    }
+
+    @Test
     void theBridgesHttpPortIsPublished() {
         int port = BridgeFacts.httpPort();
         List<String> ports = at(bridge, "ports");

@@ -84,6 +84,16 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theHttpServerListensOnThePodsAddressTogetherWithARequiredAdminToken() {
+        // camel.server.host is loopback by default; beyond loopback /api answers only with a token
+        Map<String, Object> data = at(one("ConfigMap"), "data");
+        assertThat(data).containsEntry("CAMEL_SERVER_HOST", "0.0.0.0");
+        List<Map<String, Object>> env = at(container, "env");
+        Map<String, Object> token = env.stream().filter(v -> "BRIDGE_ADMIN_TOKEN".equals(v.get("name"))).findFirst().orElseThrow();
+        assertThat((Object) at(token, "valueFrom", "secretKeyRef", "optional")).as("the admin token is required").isNotEqualTo(true);
+    }
+
+    @Test
     void podsStopGracefullyAndRequestResources() {
         assertThat(((Number) pod.get("terminationGracePeriodSeconds")).longValue()).isGreaterThan(BridgeFacts.shutdownTimeoutSeconds());
         assertThat(text(container, "resources", "requests", "cpu")).isNotBlank();

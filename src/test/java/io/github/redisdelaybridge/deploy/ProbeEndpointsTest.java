@@ -39,6 +39,8 @@ class ProbeEndpointsTest {
     static void startBridge() {
         LocalRedis.deleteKeys("test-" + NAME);
         Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
+        // as the image and the ConfigMap set it (camel.server.host is loopback by default)
+        settings.put("camel.server.host", "0.0.0.0");
         port = settings.get("camel.server.port");
         bridge = BridgeInstance.start(settings);
     }

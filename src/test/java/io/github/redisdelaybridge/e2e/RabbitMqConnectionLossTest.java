@@ -54,6 +54,7 @@ class RabbitMqConnectionLossTest {
         Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
         settings.put("bridge.rabbitmq.virtual-host", VHOST);
         settings.put("bridge.rabbitmq.prefetch", "20");
+        settings.put("bridge.rabbitmq.inbound-batch-size", "10");
         settings.put("bridge.retry.base-ms", "200");
         settings.put("bridge.retry.max-ms", "1000");
         bridge = BridgeInstance.start(settings);

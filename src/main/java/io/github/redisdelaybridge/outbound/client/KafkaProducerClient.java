@@ -57,6 +57,15 @@ public final class KafkaProducerClient implements AutoCloseable {
     }
 
     public KafkaProducerClient(String bootstrapServers, String clientId, Map<String, Object> overrides, boolean allowTopicAutoCreation) {
+        this(bootstrapServers, clientId, overrides, Map.of(), allowTopicAutoCreation);
+    }
+
+    /**
+     * @param overrides      producer properties over the defaults here (security settings, limits)
+     * @param adminOverrides properties of the admin client that looks topics up (the same security settings)
+     */
+    public KafkaProducerClient(String bootstrapServers, String clientId, Map<String, Object> overrides, Map<String, Object> adminOverrides,
+                               boolean allowTopicAutoCreation) {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -71,7 +80,7 @@ public final class KafkaProducerClient implements AutoCloseable {
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.putAll(overrides);
         this.producer = new KafkaProducer<>(config);
-        this.topics = allowTopicAutoCreation ? null : new KafkaTopicCatalog(bootstrapServers, clientId + "-topics");
+        this.topics = allowTopicAutoCreation ? null : new KafkaTopicCatalog(bootstrapServers, clientId + "-topics", adminOverrides);
         this.sendAfterLookup = allowTopicAutoCreation ? null : Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "kafka-send-after-topic-lookup");
             thread.setDaemon(true);

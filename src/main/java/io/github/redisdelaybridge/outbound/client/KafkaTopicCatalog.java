@@ -36,11 +36,17 @@ public final class KafkaTopicCatalog implements AutoCloseable {
     private final Map<String, CompletableFuture<Boolean>> asking = new ConcurrentHashMap<>();
 
     public KafkaTopicCatalog(String bootstrapServers, String clientId) {
+        this(bootstrapServers, clientId, Map.of());
+    }
+
+    /** {@code overrides}: admin client properties over the defaults here (security settings). */
+    public KafkaTopicCatalog(String bootstrapServers, String clientId, Map<String, Object> overrides) {
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        config.putAll(overrides);
         this.admin = Admin.create(config);
     }
 

@@ -76,6 +76,8 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
     }
 
     private final ConnectionFactory factory;
+    /** The cluster's nodes, tried in order; null: the factory's host and port. */
+    private final java.util.List<com.rabbitmq.client.Address> addresses;
     private final String connectionName;
     private final Map<String, Long> exchangeVerifiedUntil = new ConcurrentHashMap<>();
     /** Publishes handed to the publishing thread and not yet started; failed at once when the broker blocks. */
@@ -92,7 +94,13 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
 
     /** {@code factory}: host, port, credentials and virtual host; automatic recovery is turned off here. */
     public RabbitMqConfirmingClient(ConnectionFactory factory, String connectionName) {
+        this(factory, null, connectionName);
+    }
+
+    /** {@code addresses}: the nodes of a cluster, tried in order on every (re)connection. */
+    public RabbitMqConfirmingClient(ConnectionFactory factory, java.util.List<com.rabbitmq.client.Address> addresses, String connectionName) {
         this.factory = factory;
+        this.addresses = addresses == null ? null : java.util.List.copyOf(addresses);
         this.connectionName = connectionName;
         factory.setAutomaticRecoveryEnabled(false);
         factory.setTopologyRecoveryEnabled(false);
@@ -190,7 +198,7 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
                 throw new IOException("RabbitMQ unreachable (retrying the connection shortly): " + lastConnectFailure);
             }
             try {
-                connection = factory.newConnection(connectionName);
+                connection = addresses == null ? factory.newConnection(connectionName) : factory.newConnection(addresses, connectionName);
                 BlockWatch watch = new BlockWatch();
                 connection.addBlockedListener(watch);
                 connection.addShutdownListener(watch);

@@ -14,29 +14,35 @@ import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 
 /**
- * Reads one RabbitMQ delivery (the raw AMQP message, see {@link RawMessageConverter}) into a broker-neutral
- * inbound message of a batch of one. Header values keep their AMQP types; the properties worth
- * delivering again are kept as text ({@link AmqpProperties}). The acknowledgement is a basic.ack of this
- * delivery on the channel it came on ({@link RabbitMqDelivery}).
+ * Reads a batch of RabbitMQ deliveries (raw AMQP messages, {@link RabbitMqDeliveries}) into broker-neutral inbound
+ * messages, stored together like a Kafka poll. Header values keep their AMQP types; the properties worth delivering
+ * again are kept as text ({@link AmqpProperties}). The acknowledgement is one {@code basic.ack} with {@code multiple}
+ * for the whole batch.
  *
  * <p>Default message id: the AMQP {@code message-id} property, else {@code rabbitmq-<random UUID>}. A
  * generated id is new on every delivery, so a message redelivered by RabbitMQ (after a connection loss
  * or a requeue) is stored again and may be delivered twice; producers that set {@code message-id} or
  * {@code x-message-id} get redeliveries deduplicated.
  */
-public final class RabbitMqDeliveryReader {
+public final class RabbitMqBatchReader {
 
     /** Camel bean method. */
     public InboundBatch read(Exchange exchange) {
-        Message delivery = exchange.getMessage().getBody(Message.class);
-        RabbitMqDelivery acknowledgeable = RabbitMqDelivery.of(exchange);
+        RabbitMqDeliveries deliveries = RabbitMqDeliveries.of(exchange);
+        List<InboundMessage> messages = new ArrayList<>(deliveries.messages().size());
+        for (Message delivery : deliveries.messages()) {
+            messages.add(inboundMessage(delivery));
+        }
+        return new InboundBatch(messages, deliveries::ack);
+    }
+
+    private static InboundMessage inboundMessage(Message delivery) {
         MessageProperties properties = delivery.getMessageProperties();
         String queue = properties.getConsumerQueue();
-
         List<MessageHeader> headers = new ArrayList<>();
         properties.getHeaders().forEach((name, value) -> headers.add(MessageHeader.amqp(name, value)));
         String messageId = properties.getMessageId();
-        InboundMessage message = new InboundMessage(
+        return new InboundMessage(
                 "rabbitmq:" + queue,
                 queue,
                 messageId != null && !messageId.isBlank() ? messageId : "rabbitmq-" + UUID.randomUUID(),
@@ -44,7 +50,6 @@ public final class RabbitMqDeliveryReader {
                 headers,
                 propertiesOf(properties),
                 delivery.getBody());
-        return new InboundBatch(List.of(message), acknowledgeable::ack);
     }
 
     private static Map<String, String> propertiesOf(MessageProperties p) {

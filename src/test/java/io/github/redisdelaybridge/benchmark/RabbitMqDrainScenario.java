@@ -1,0 +1,106 @@
+package io.github.redisdelaybridge.benchmark;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * RabbitMQ delivery capacity, on this machine's RabbitMQ: N stored messages for a RabbitMQ queue fall due in the same
+ * second; the rate runs from that second until the queue holds all N. The ceiling is a plain publisher of the same
+ * messages (persistent, mandatory, one channel with publisher confirms, pipelined), from its first publish until the
+ * last confirm.
+ */
+final class RabbitMqDrainScenario {
+
+    record Result(int count, double rate, String cpu) {
+    }
+
+    private RabbitMqDrainScenario() {
+    }
+
+    static Result ceiling(BenchEnvironment env, String name, int count) throws Exception {
+        String queue = env.prefix(name) + ".target";
+        try (Connection connection = connections().newConnection("bench-publish-ceiling")) {
+            Channel channel = connection.createChannel();
+            channel.queueDeclare(queue, true, false, false, null);
+            channel.confirmSelect();
+            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().deliveryMode(2)
+                    .headers(Map.of("x-message-id", "m", "x-delay-due-at", "0")).build();
+            CpuMeter cpu = env.cpu();
+            long start = System.currentTimeMillis();
+            for (int i = 0; i < count; i++) {
+                channel.basicPublish("", queue, true, properties, env.payload());
+            }
+            channel.waitForConfirmsOrDie(120_000);
+            long end = System.currentTimeMillis();
+            String cpuUse = cpu.stop();
+            channel.queueDelete(queue);
+            channel.close();
+            double rate = count * 1000.0 / Math.max(1, end - start);
+            System.out.printf("%s: %,.0f msg/s published and confirmed (one channel; %s)%n", name, rate, cpuUse);
+            return new Result(count, rate, cpuUse);
+        }
+    }
+
+    static Result bridge(BenchEnvironment env, String name, int count) throws Exception {
+        String queue = env.prefix(name) + ".target";
+        BridgeRedis redis = env.standaloneRedis();
+        Map<String, String> settings = env.bridgeSettings(name, env.topic(name, "unused-inbound"));
+        settings.putAll(redis.bridgeSettings());
+        settings.put("bridge.rabbitmq.enabled", "true");
+        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
+        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
+        settings.put("bridge.rabbitmq.inbound-queues", env.prefix(name) + ".inbound");
+        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + env.prefix(name) + ".dlq");
+        env.createTopics(1, env.topic(name, "unused-inbound"));
+        try (Connection connection = connections().newConnection("bench-drain-check")) {
+            Channel channel = connection.createChannel();
+            channel.queueDeclare(queue, true, false, false, null);
+            List<BridgeInstance> bridges = env.startBridges(settings, 1);
+            try (BenchEnvironment.StoreHandle store = redis.store(env.prefix(name))) {
+                StoreLoader.loadTo(store.store(), i -> name + "-" + i, 0, count, new DueTime.At(System.currentTimeMillis() + StoreLoader.FAR_FUTURE_MS),
+                        "rabbitmq:/" + queue, env.payload());
+                long dueAt = (System.currentTimeMillis() / 1000 + 2) * 1000;
+                redis.retime(store.keys(), dueAt);
+                Thread.sleep(Math.max(0, dueAt - System.currentTimeMillis()));
+                CpuMeter cpu = env.cpu();
+                long last = BenchEnvironment.awaitCount(() -> messages(channel, queue), count, 90_000, 10);
+                String cpuUse = cpu.stop();
+                if (last < 0) {
+                    throw new IllegalStateException(name + ": only " + messages(channel, queue) + " of " + count + " arrived");
+                }
+                double rate = count * 1000.0 / Math.max(1, last - dueAt);
+                System.out.printf("%s: %,d messages delivered to a RabbitMQ queue in %d ms: %,.0f msg/s (%s)%n", name, count, last - dueAt,
+                        rate, cpuUse);
+                return new Result(count, rate, cpuUse);
+            } finally {
+                BenchEnvironment.stopBridges(bridges);
+                redis.deleteKeys(env.prefix(name));
+                channel.queueDelete(queue);
+                channel.queueDelete(env.prefix(name) + ".inbound");
+                channel.queueDelete(env.prefix(name) + ".dlq");
+            }
+        }
+    }
+
+    private static long messages(Channel channel, String queue) {
+        try {
+            return channel.queueDeclarePassive(queue).getMessageCount();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static ConnectionFactory connections() {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(RabbitMqTestClient.HOST);
+        factory.setPort(RabbitMqTestClient.PORT);
+        return factory;
+    }
+}

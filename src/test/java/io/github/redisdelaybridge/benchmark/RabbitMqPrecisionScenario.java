@@ -1,0 +1,99 @@
+package io.github.redisdelaybridge.benchmark;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Precision of RabbitMQ-inbound messages: published to the bridge's inbound queue at a steady rate with a 1 s delay,
+ * delivered to a Kafka target (the same arrival recorder as the Kafka precision scenario). Lateness is given twice:
+ * against the due time the bridge computed when it stored the message ({@code x-delay-due-at}: the bridge's part, and
+ * never early), and against the due time the producer meant (its publish time plus the delay), which also counts the
+ * time the message waited in the queue and in the bridge's batch before it was stored.
+ */
+final class RabbitMqPrecisionScenario {
+
+    static final long DELAY_MS = 1_000;
+
+    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder fromIntendedDue, String cpu) {
+
+        boolean complete() {
+            return arrived >= sent;
+        }
+
+        String describe() {
+            return String.format("%,d msg/s: from the bridge's due time %s, early %d; from publish + delay %s, early %d%s", rate,
+                    lateness.summary("ms"), lateness.countBelow(0), fromIntendedDue.summary("ms"), fromIntendedDue.countBelow(0),
+                    complete() ? "" : ", only " + arrived + " of " + sent + " arrived");
+        }
+    }
+
+    private RabbitMqPrecisionScenario() {
+    }
+
+    static Step measure(BenchEnvironment env, int rate, long stepMs, long warmupMs) throws Exception {
+        String name = "rmq-precision";
+        String queue = env.prefix(name) + ".inbound";
+        Map<String, String> settings = env.bridgeSettings(name, env.topic(name, "unused-inbound"));
+        settings.putAll(env.standaloneRedis().bridgeSettings());
+        settings.put("bridge.rabbitmq.enabled", "true");
+        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
+        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
+        settings.put("bridge.rabbitmq.inbound-queues", queue);
+        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + env.prefix(name) + ".dlq");
+        env.createTopics(1, env.topic(name, "unused-inbound"));
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(RabbitMqTestClient.HOST);
+        factory.setPort(RabbitMqTestClient.PORT);
+        List<BridgeInstance> bridges = env.startBridges(settings, 1);
+        try (Connection connection = factory.newConnection("bench-precision-load")) {
+            Step unrecorded = step(env, connection, name + "-warmup", queue, rate, stepMs, warmupMs);
+            System.out.println("(RabbitMQ precision warm-up step, not recorded: " + unrecorded.describe() + ")");
+            Step step = step(env, connection, name, queue, rate, stepMs, warmupMs);
+            System.out.println("RabbitMQ precision " + step.describe() + ", " + step.cpu());
+            return step;
+        } finally {
+            BenchEnvironment.stopBridges(bridges);
+            env.deleteKeys(env.prefix(name));
+            try (Connection connection = factory.newConnection("bench-cleanup"); Channel channel = connection.createChannel()) {
+                channel.queueDelete(queue);
+                channel.queueDelete(env.prefix(name) + ".dlq");
+            }
+        }
+    }
+
+    private static Step step(BenchEnvironment env, Connection connection, String name, String queue, int rate, long stepMs, long warmupMs)
+            throws Exception {
+        String target = env.topic(name, "target-" + rate);
+        env.createTopics(1, target);
+        long recordFrom = System.currentTimeMillis() + warmupMs + DELAY_MS;
+        try (ArrivalRecorder arrivals = new ArrivalRecorder(env.bootstrap, target, 1, dueAt -> dueAt >= recordFrom);
+             Channel channel = connection.createChannel()) {
+            channel.confirmSelect();
+            CpuMeter cpu = env.cpu();
+            int total = (int) (rate * stepMs / 1000);
+            long start = System.nanoTime();
+            double intervalNanos = 1e9 / rate;
+            for (int i = 0; i < total; i++) {
+                long sendAt = start + (long) (i * intervalNanos);
+                long wait = sendAt - System.nanoTime();
+                if (wait > 200_000) {
+                    LockSupport.parkNanos(wait);
+                }
+                AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().deliveryMode(2).headers(Map.of(
+                        "x-delay", (int) DELAY_MS, "x-target", "kafka:" + target,
+                        ArrivalRecorder.INTENDED_DUE_AT, Long.toString(System.currentTimeMillis() + DELAY_MS))).build();
+                channel.basicPublish("", queue, properties, env.payload());
+            }
+            channel.waitForConfirmsOrDie(60_000);
+            arrivals.await(total, DELAY_MS + 60_000);
+            return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.fromIntendedDue, cpu.stop());
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.github.redisdelaybridge.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.redisdelaybridge.store.RedisSecurity;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The security settings: secrets from files, Kafka pass-through families, Redis TLS, RabbitMQ hosts and TLS. */
+class SecuritySettingsTest {
+
+    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+
+    @TempDir
+    Path directory;
+
+    private Map<String, String> config;
+    private Map<String, String> environment;
+
+    @BeforeEach
+    void loadShippedConfig() throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(BridgeHome.CONFIG_FILE), StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        config = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
+        environment = new HashMap<>();
+    }
+
+    /** As Camel resolves: the variable over the file (see SettingsCheck.read(CamelContext)). */
+    private BridgeSettings read() {
+        return SettingsCheck.read(key -> environment.getOrDefault(SettingsCheck.environmentVariable(key), config.get(key)),
+                config.keySet(), environment.keySet(), ROUTE_KEYS);
+    }
+
+    private List<String> problems() {
+        try {
+            read();
+            return List.of();
+        } catch (InvalidSettingsException e) {
+            return e.problems();
+        }
+    }
+
+    private Path file(String name, String content) throws IOException {
+        return Files.writeString(directory.resolve(name), content);
+    }
+
+    @Test
+    void secretsComeFromFilesNamedByAPropertyOrAFileVariableAndTheFileWins() throws IOException {
+        config.put("bridge.redis.password-file", file("redis", "r3dis-pw\n").toString());
+        config.put("bridge.admin.token", "inline-token");
+        config.put("bridge.admin.token-file", file("token", "file-token\r\n").toString());
+        environment.put("BRIDGE_RABBITMQ_PASSWORD_FILE", file("amqp", "amqp-pw").toString());
+        environment.put("BRIDGE_ADMIN_READ_TOKEN", "read-from-variable");
+
+        BridgeSettings settings = read();
+
+        assertThat(settings.redisSecurity().password()).isEqualTo("r3dis-pw");
+        assertThat(settings.adminToken()).isEqualTo("file-token");
+        assertThat(settings.rabbitMq().password()).isEqualTo("amqp-pw");
+        assertThat(settings.adminReadToken()).isEqualTo("read-from-variable");
+        assertThat(settings.toString()).doesNotContain("r3dis-pw", "file-token", "amqp-pw", "read-from-variable");
+    }
+
+    @Test
+    void anUnreadableSecretFileIsNamedButNothingOfItsContent() {
+        config.put("bridge.admin.token-file", directory.resolve("missing").toString());
+
+        assertThat(problems()).singleElement().asString().startsWith("setting bridge.admin.token-file: cannot read the file")
+                .contains("missing");
+    }
+
+    @Test
+    void kafkaPropertiesPassThroughPerFamilyTheNarrowerWinning() throws IOException {
+        config.put("bridge.kafka.client.security.protocol", "SASL_SSL");
+        config.put("bridge.kafka.client.sasl.mechanism", "SCRAM-SHA-512");
+        config.put("bridge.kafka.client.acks", "1"); // a producer property: only the producer gets it
+        config.put("bridge.kafka.client.sasl.jaas.config-file", file("jaas", "ScramLoginModule required password=\"x\";\n").toString());
+        config.put("bridge.kafka.consumer.security.protocol", "SSL");
+        environment.put("BRIDGE_KAFKA_PRODUCER_SSL_TRUSTSTORE_LOCATION", "/etc/kafka/trust.p12");
+        environment.put("BRIDGE_KAFKA_CONSUMER_FETCH_MIN_BYTES", "1");
+
+        KafkaClientProperties kafka = read().kafkaClients();
+
+        assertThat(kafka.forConsumer()).containsEntry("security.protocol", "SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("sasl.jaas.config", "ScramLoginModule required password=\"x\";").containsEntry("fetch.min.bytes", "1")
+                .doesNotContainKey("acks").doesNotContainKey("ssl.truststore.location");
+        assertThat(kafka.forProducer()).containsEntry("security.protocol", "SASL_SSL").containsEntry("acks", "1")
+                .containsEntry("ssl.truststore.location", "/etc/kafka/trust.p12").doesNotContainKey("fetch.min.bytes");
+        assertThat(kafka.forProducerAdmin()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("ssl.truststore.location", "/etc/kafka/trust.p12").doesNotContainKey("acks");
+        assertThat(kafka.toString()).doesNotContain("password");
+    }
+
+    @Test
+    void anUnknownKafkaPropertyStopsTheStartWithTheClosestKnownOne() {
+        config.put("bridge.kafka.client.security.protocl", "SSL");
+        environment.put("BRIDGE_KAFKA_CONSUMER_ACKS", "all"); // a producer property in the consumer family
+
+        assertThat(problems()).containsExactlyInAnyOrder(
+                "unknown setting bridge.kafka.client.security.protocl: security.protocl is not a Kafka client property;"
+                        + " did you mean bridge.kafka.client.security.protocol?",
+                "unknown setting bridge.kafka.consumer.acks: acks is not a Kafka consumer property; did you mean bridge.kafka.consumer."
+                        + SettingsCheck.closest("acks", org.apache.kafka.clients.consumer.ConsumerConfig.configNames()) + "?");
+    }
+
+    @Test
+    void redisTlsSettingsAreReadAndCheckedAtStart() throws IOException {
+        Path ca = file("ca.pem", "not really a certificate");
+        config.put("bridge.redis.username", "bridge");
+        config.put("bridge.redis.tls.truststore", ca.toString());
+        config.put("bridge.redis.tls.verify-peer", "CA");
+
+        RedisSecurity security = read().redisSecurity();
+        assertThat(security.username()).isEqualTo("bridge");
+        assertThat(security.truststore()).isEqualTo(ca);
+        assertThat(security.verifyPeer()).isEqualTo(RedisSecurity.VerifyPeer.CA);
+
+        config.put("bridge.redis.tls.verify-peer", "strict");
+        assertThat(problems()).singleElement().asString().isEqualTo("setting bridge.redis.tls.verify-peer must be full, ca or none, got 'strict'");
+        config.put("bridge.redis.tls.verify-peer", "full");
+        config.put("bridge.redis.tls.keystore", directory.resolve("absent.p12").toString());
+        assertThat(problems()).singleElement().asString().startsWith("setting bridge.redis.tls.keystore: no readable file");
+    }
+
+    @Test
+    void rabbitMqTakesAHostListAndTls() throws IOException {
+        config.put("bridge.rabbitmq.host", "rabbit-1, rabbit-2:5673,[::1]:5674");
+        config.put("bridge.rabbitmq.port", "5671");
+        config.put("bridge.rabbitmq.tls.enabled", "true");
+        config.put("bridge.rabbitmq.password", "amqp-s3cret");
+
+        RabbitMqSettings rabbitMq = read().rabbitMq();
+        assertThat(rabbitMq.addresses()).containsExactly(new RabbitMqSettings.Address("rabbit-1", 5671),
+                new RabbitMqSettings.Address("rabbit-2", 5673), new RabbitMqSettings.Address("::1", 5674));
+        assertThat(rabbitMq.tls()).isNotNull();
+        assertThat(rabbitMq.verifyHostname()).isTrue();
+        assertThat(rabbitMq.toString()).contains("rabbit-2:5673").doesNotContain("amqp-s3cret");
+
+        config.put("bridge.rabbitmq.tls.enabled", "false");
+        assertThat(read().rabbitMq().tls()).isNull();
+        config.put("bridge.rabbitmq.host", "rabbit-1:amqp");
+        assertThat(problems()).singleElement().asString().contains("bridge.rabbitmq.host");
+    }
+
+    @Test
+    void theRedisUriIsNeverShownWithItsPassword() {
+        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis://:pw@host:6379/0")).isEqualTo("redis://***@host:6379/0");
+        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("rediss://user:pw@host:6380")).isEqualTo("rediss://***@host:6380");
+        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis-sentinel://:pw@s1:26379,s2:26379#m"))
+                .isEqualTo("redis-sentinel://***@s1:26379,s2:26379#m");
+        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis://host:6379")).isEqualTo("redis://host:6379");
+        config.put("bridge.redis.uri", "redis://:uri-secret@127.0.0.1:6379");
+        assertThat(read().toString()).doesNotContain("uri-secret");
+    }
+
+    @Test
+    void tlsContextsAreBuiltFromPemAndPkcs12StoresWithoutShowingPasswords() throws Exception {
+        io.github.redisdelaybridge.testkit.TestCertificates certs = io.github.redisdelaybridge.testkit.TestCertificates.generate("tls-stores");
+        assertThat(new TlsStores("p.", certs.caPem(), "", certs.clientKeystore(), certs.password()).clientContext().getProtocol()).isEqualTo("TLS");
+        assertThat(new TlsStores("p.", certs.truststore(), certs.password(), null, "").clientContext()).isNotNull();
+        assertThat(new TlsStores("p.", null, "", null, "").clientContext()).isNotNull();
+
+        assertThatThrownBy(() -> new TlsStores("bridge.rabbitmq.tls.", certs.caPem(), "", certs.clientKeystore(), "wrong-pw").clientContext())
+                .hasMessageStartingWith("setting bridge.rabbitmq.tls.keystore: cannot read").hasMessageNotContaining("wrong-pw")
+                .hasMessageNotContaining(certs.password());
+        Path notPem = file("bad.pem", "nothing here");
+        assertThatThrownBy(() -> new TlsStores("bridge.rabbitmq.tls.", notPem, "", null, "").clientContext())
+                .hasMessageContaining("bridge.rabbitmq.tls.");
+    }
+}
