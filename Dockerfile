@@ -39,7 +39,7 @@ USER 10001:10001
 WORKDIR /opt/redis-delay-bridge
 # camel.server.port: health (/observe/health, /live, /ready), metrics (/observe/metrics), admin API (/api)
 EXPOSE 8080
-# ready = every route started, the Kafka consumers connected and Redis answering a PING
+# ready = every route started, each Kafka consumer joined its group, Redis takes a write, RabbitMQ (when enabled) connected
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
     CMD curl -fsS -o /dev/null http://127.0.0.1:8080/observe/health/ready || exit 1
 # exec form, and the script execs java: the JVM is PID 1, so the SIGTERM of `docker stop` reaches it and the

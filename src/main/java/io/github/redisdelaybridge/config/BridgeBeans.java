@@ -2,27 +2,39 @@ package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.admin.ApiResponses;
+import io.github.redisdelaybridge.admin.ConsoleAssets;
 import io.github.redisdelaybridge.admin.DeadLetterCommands;
 import io.github.redisdelaybridge.admin.DeadLetterQueries;
+import io.github.redisdelaybridge.admin.DueHistogramQuery;
 import io.github.redisdelaybridge.admin.MessageCommands;
 import io.github.redisdelaybridge.admin.MessageQueries;
+import io.github.redisdelaybridge.admin.OpenApiDocument;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
-import io.github.redisdelaybridge.health.RedisHealthCheck;
+import io.github.redisdelaybridge.health.DispatchLivenessCheck;
+import io.github.redisdelaybridge.health.DispatchStall;
+import io.github.redisdelaybridge.health.HealthGauges;
+import io.github.redisdelaybridge.health.KafkaConsumersCheck;
+import io.github.redisdelaybridge.health.RabbitMqConnectionCheck;
+import io.github.redisdelaybridge.health.RedisWriteCheck;
 import io.github.redisdelaybridge.health.RedisRequirementsException;
 import io.github.redisdelaybridge.health.RedisServerWatch;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
+import io.github.redisdelaybridge.inbound.kafka.KafkaConsumerAssignments;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
+import io.github.redisdelaybridge.inbound.kafka.ObservedKafkaClientFactory;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.metrics.ClusterGauges;
+import io.github.redisdelaybridge.metrics.JvmMeters;
 import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
@@ -105,7 +117,9 @@ public final class BridgeBeans implements CamelConfiguration {
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
-        BridgeMetrics metrics = new BridgeMetrics(meterRegistry(context));
+        MeterRegistry meterRegistry = meterRegistry(context);
+        BridgeMetrics metrics = new BridgeMetrics(meterRegistry);
+        JvmMeters jvmMeters = new JvmMeters().bindTo(meterRegistry);
         RedisExpectations expectations = settings.redisExpectations();
         RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
                 Duration.ofMillis(settings.redisTimeoutMs()), settings.redisSecurity());
@@ -117,8 +131,8 @@ public final class BridgeBeans implements CamelConfiguration {
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
                 settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes());
-        DelayStore store = new DelayStore(redis.async(), keys, limits);
-        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits);
+        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics);
+        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics);
         DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
         RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
                 settings.redisTimeoutMs(), fatalStop(context));
@@ -138,6 +152,8 @@ public final class BridgeBeans implements CamelConfiguration {
         // one producer for targets and dead letters alike, so both go over the same secured connection
         KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
                 producerProperties, settings.kafkaClients().forProducerAdmin(), settings.kafkaAllowTopicAutoCreation());
+        AutoCloseable kafkaProducerMeters = kafka.metrics();
+        ((io.micrometer.core.instrument.binder.MeterBinder) kafkaProducerMeters).bindTo(meterRegistry);
         KafkaComponent kafkaComponent = context.getComponent("kafka", KafkaComponent.class);
         // the inbound endpoints copy the component's configuration; its additional properties are applied last, over
         // the endpoint's own options
@@ -151,7 +167,8 @@ public final class BridgeBeans implements CamelConfiguration {
         DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic(),
                 RabbitMqWiring.kafkaDeadLetterLimit(deadLetterLimits));
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
-                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings), RabbitMqWiring.addresses(rabbitMqSettings),
+                ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings, meterRegistry),
+                        RabbitMqWiring.addresses(rabbitMqSettings),
                         "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
@@ -183,7 +200,7 @@ public final class BridgeBeans implements CamelConfiguration {
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
-        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0));
+        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0, "kafka"));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
@@ -200,24 +217,44 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
         registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
+        registry.bind("dueHistogramQuery", new DueHistogramQuery(store, redisTimeoutMs));
+        registry.bind("openApiDocument", new OpenApiDocument());
+        registry.bind("consoleAssets", new ConsoleAssets());
 
-        HealthCheckRegistry.get(context).register(new RedisHealthCheck(redis, Math.min(2_000, settings.redisTimeoutMs())));
+        ObserveSettings observe = settings.observe();
+        ClusterGauges clusterGauges = new ClusterGauges(store, observe.overdueThresholdMs(), observe.gaugeCacheMs(),
+                Math.min(2_000, settings.redisTimeoutMs())).register(meterRegistry);
+        DispatchStall dispatchStall = new DispatchStall(dispatcher, clusterGauges, observe.dispatchStallMs());
+        HealthGauges.register(metrics, context, dispatchStall);
+        KafkaConsumerAssignments kafkaAssignments = new KafkaConsumerAssignments();
+        context.getComponent("kafka", KafkaComponent.class).setKafkaClientFactory(new ObservedKafkaClientFactory(meterRegistry, kafkaAssignments));
+        HealthCheckRegistry health = HealthCheckRegistry.get(context);
+        health.register(new RedisWriteCheck(redis, keys.healthProbe(settings.instanceId()), Math.min(2_000, settings.redisTimeoutMs())));
+        health.register(new DispatchLivenessCheck(dispatchStall));
+        health.register(new KafkaConsumersCheck(kafkaAssignments,
+                Integer.parseInt(context.resolvePropertyPlaceholders("{{bridge.kafka.inbound-consumers}}").strip())));
 
         registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
-                rabbitMqSettings.storeAttempts()));
+                rabbitMqSettings.storeAttempts(), "rabbitmq"));
         registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
-        CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId());
+        CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId(),
+                meterRegistry);
         if (rabbitMqSettings.enabled()) {
+            RabbitMqConnectionCheck rabbitMqHealth = new RabbitMqConnectionCheck();
+            rabbitMqConsumerConnections.addConnectionListener(rabbitMqHealth);
+            health.register(rabbitMqHealth);
             RabbitMqWiring.startInboundConsumer(context, rabbitMqConsumerConnections, rabbitMqSettings);
         }
 
         context.addService(new ServiceSupport() {
             @Override
-            protected void doStop() {
+            protected void doStop() throws Exception {
                 dispatcher.close();
+                kafkaProducerMeters.close();
+                jvmMeters.close();
                 kafka.close();
                 if (rabbitMq != null) {
                     rabbitMq.close();

@@ -46,7 +46,8 @@ public record BridgeSettings(
         LogFormat logFormat,
         String adminReadToken,
         RedisSecurity redisSecurity,
-        KafkaClientProperties kafkaClients) {
+        KafkaClientProperties kafkaClients,
+        ObserveSettings observe) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -102,7 +103,11 @@ public record BridgeSettings(
                 LogFormat.parse(r.optional(LogFormat.KEY)),
                 r.secret("bridge.admin.read-token"),
                 redisSecurity(r),
-                KafkaClientProperties.read(kafkaPassThroughKeys, r::optional, r::fileContent));
+                KafkaClientProperties.read(kafkaPassThroughKeys, r::optional, r::fileContent),
+                new ObserveSettings(
+                        r.optional("bridge.metrics.overdue-threshold-ms").isEmpty() ? 1_000 : r.longValue("bridge.metrics.overdue-threshold-ms"),
+                        r.optional("bridge.metrics.cache-ms").isEmpty() ? 5_000 : r.longValue("bridge.metrics.cache-ms"),
+                        r.optional("bridge.health.dispatch-stall-ms").isEmpty() ? 30_000 : r.longValue("bridge.health.dispatch-stall-ms")));
     }
 
     private static RedisSecurity redisSecurity(Reader r) {

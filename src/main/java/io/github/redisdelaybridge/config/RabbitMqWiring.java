@@ -9,6 +9,9 @@ import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
+import com.rabbitmq.client.impl.MicrometerMetricsCollector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -42,7 +45,12 @@ final class RabbitMqWiring {
     }
 
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */
-    static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings) {
+    static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters) {
+        return clientConnections(settings, meters, "publisher");
+    }
+
+    /** @param client the {@code client} label of its {@code rabbitmq_*} metrics */
+    private static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters, String client) {
         com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
         RabbitMqSettings.Address first = settings.addresses().get(0);
         factory.setHost(first.host());
@@ -51,6 +59,7 @@ final class RabbitMqWiring {
         factory.setPassword(settings.password());
         factory.setVirtualHost(settings.virtualHost());
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
+        factory.setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", client)));
         if (settings.tls() != null) {
             factory.useSslProtocol(settings.tls().clientContext());
             if (settings.verifyHostname()) {
@@ -70,9 +79,9 @@ final class RabbitMqWiring {
      * inbound consumer starts, so it costs nothing while RabbitMQ is disabled; the topology is declared on
      * every new connection.
      */
-    static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId) {
+    static CachingConnectionFactory consumerConnections(RabbitMqSettings settings, String instanceId, MeterRegistry meters) {
         // built on the client library's factory, so the consumer connects exactly as the publisher does (TLS included)
-        com.rabbitmq.client.ConnectionFactory client = settings.enabled() ? clientConnections(settings) : new com.rabbitmq.client.ConnectionFactory();
+        com.rabbitmq.client.ConnectionFactory client = settings.enabled() ? clientConnections(settings, meters, "consumer") : new com.rabbitmq.client.ConnectionFactory();
         client.setAutomaticRecoveryEnabled(false); // Spring recovers its connections itself
         CachingConnectionFactory factory = new CachingConnectionFactory(client);
         factory.setAddresses(settings.addresses().stream().map(a -> a.host() + ":" + a.port()).collect(Collectors.joining(",")));

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import java.io.IOException;
@@ -90,6 +91,7 @@ public final class SettingsCheck {
         known.addAll(LAUNCHER_KEYS);
         List<String> problems = new ArrayList<>(unknownKeys(known, propertyKeys, environmentNames));
         problems.addAll(leaseProblems(settings));
+        problems.addAll(dispatchStallProblems(settings));
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -154,6 +156,18 @@ public final class SettingsCheck {
         }
         return List.of("bridge.lease.duration-ms (" + lease + ") must be greater than bridge.dispatch.publish-timeout-ms ("
                 + publishTimeout + "): a lease would expire while its publish may still succeed, and the message be delivered twice");
+    }
+
+    /** A stall threshold a healthy loop can reach would fail liveness, and restart instances, while Redis is merely slow. */
+    static List<String> dispatchStallProblems(BridgeSettings settings) {
+        long stall = settings.observe().dispatchStallMs();
+        long longestCycle = Dispatcher.longestHealthyCycleMs(settings.dispatch());
+        if (stall > longestCycle) {
+            return List.of();
+        }
+        return List.of("bridge.health.dispatch-stall-ms (" + stall + ") must be greater than the longest healthy dispatch cycle, "
+                + longestCycle + " ms (bridge.dispatch.idle-poll-ms + 2 x bridge.redis.command-timeout-ms + 2000 ms of backoff):"
+                + " liveness would fail while Redis is only slow");
     }
 
     static List<String> allowListProblems(List<String> patterns) {

@@ -30,6 +30,9 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private final WakeSignal wakeSignal = new WakeSignal();
     private final DueMessageClaimer claimer;
     private final PublishAndSettle delivery;
+    private final BridgeMetrics metrics;
+    /** When the latest cycle ended (System.nanoTime); the creation time until the first one ends. */
+    private volatile long lastCycleEndNanos = System.nanoTime();
 
     public Dispatcher(DelayStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
@@ -38,7 +41,23 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.claimer = new DueMessageClaimer(store, settings);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
                 settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), metrics, wakeSignal::signal);
+        this.metrics = metrics;
         metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", delivery::inFlight);
+        metrics.gauge("bridge.dispatch.last.cycle.age.seconds", "seconds since this instance's dispatch loop last completed a cycle"
+                + " (a cycle lasts at most bridge.dispatch.idle-poll-ms, plus a Redis timeout)", () -> millisSinceLastCycle() / 1000.0);
+    }
+
+    /**
+     * The longest a cycle takes while nothing is wrong with the loop itself: the idle sleep, a claim and a release that both
+     * wait out the Redis timeout, and the longest backoff after a round in which Redis did not answer.
+     */
+    public static long longestHealthyCycleMs(DispatchSettings settings) {
+        return settings.idlePollMs() + 2 * settings.redisTimeoutMs() + DueMessageClaimer.MAX_BACKOFF_MS;
+    }
+
+    /** How long ago the latest dispatch cycle ended (since this dispatcher was created, before the first one ends). */
+    public long millisSinceLastCycle() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastCycleEndNanos);
     }
 
     /** Camel bean method: one dispatch cycle. When the bridge is stopping, waits for in-flight messages to settle. */
@@ -61,6 +80,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
                     return;
                 }
                 if (!round.messages().isEmpty()) {
+                    metrics.claimed(round.messages().size());
                     delivery.start(round.messages());
                     continue;
                 }
@@ -74,6 +94,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
             if (stopping.getAsBoolean()) {
                 awaitSettled(settings.publishTimeoutMs() + 2 * settings.redisTimeoutMs());
             }
+            lastCycleEndNanos = System.nanoTime();
         }
     }
 

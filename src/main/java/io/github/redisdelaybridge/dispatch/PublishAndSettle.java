@@ -82,6 +82,7 @@ final class PublishAndSettle implements AutoCloseable {
         volatile boolean sent;
         volatile Throwable failure;
         boolean admitted;
+        long sentAtNanos;
 
         Publish(ClaimedMessage message, Envelope envelope, Target target) {
             this.message = message;
@@ -168,8 +169,10 @@ final class PublishAndSettle implements AutoCloseable {
             return; // its publish timed out while it waited for the lane
         }
         publish.sent = true;
+        publish.sentAtNanos = System.nanoTime();
         try {
             publisher.publish(publish.envelope, publish.target, publish.message.dueAt()).whenComplete((ok, failure) -> {
+                metrics.publishTook(kindOf(publish.target), System.nanoTime() - publish.sentAtNanos);
                 if (failure == null) {
                     publish.outcome.complete(null);
                 } else {
@@ -219,12 +222,18 @@ final class PublishAndSettle implements AutoCloseable {
         drainQueued.set(false);
         Map<Integer, List<Publish>> deliveredBySlot = new TreeMap<>();
         long now = System.currentTimeMillis();
-        int delivered = 0;
+        int deliveredToKafka = 0;
+        int deliveredToRabbitMq = 0;
         for (Publish publish; (publish = answered.poll()) != null; ) {
             if (publish.failure == null) {
                 deliveredBySlot.computeIfAbsent(publish.message.slot(), s -> new ArrayList<>()).add(publish);
-                metrics.lateness(now - publish.message.dueAt());
-                delivered++;
+                String kind = kindOf(publish.target);
+                metrics.lateness(kind, now - publish.message.dueAt());
+                if (publish.target instanceof Target.Kafka) {
+                    deliveredToKafka++;
+                } else {
+                    deliveredToRabbitMq++;
+                }
                 continue;
             }
             Publish failed = publish;
@@ -233,9 +242,15 @@ final class PublishAndSettle implements AutoCloseable {
                     : failures.publishFailed(failed.message,
                     failed.envelope == null ? null : failed.envelope.target(), failed.failure));
         }
-        metrics.delivered(delivered);
+        metrics.delivered("kafka", deliveredToKafka);
+        metrics.delivered("rabbitmq", deliveredToRabbitMq);
         deliveredBySlot.forEach((slot, publishes) -> finishWhenSettled(publishes,
                 () -> store.acknowledge(slot, publishes.stream().map(p -> p.message).toList())));
+    }
+
+    /** The {@code kind} label of a target's broker. */
+    private static String kindOf(Target target) {
+        return target instanceof Target.Kafka ? "kafka" : "rabbitmq";
     }
 
     /** Back to the due set, due after a wait that grows with how long the cause has held; no attempt counted. */

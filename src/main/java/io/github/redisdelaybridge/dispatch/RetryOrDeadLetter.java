@@ -70,6 +70,7 @@ final class RetryOrDeadLetter {
         long backoff = retryPolicy.backoffMs(recorded.attempts());
         retryWarnings.retrying(message.messageId(), target, recorded.attempts(), recorded.failingForMs(), backoff, failure);
         // counted by recordFailure already
+        metrics.retriedAfterFailure();
         return store.reschedule(message, backoff, false);
     }
 

@@ -57,6 +57,7 @@ public final class MessageScheduler {
     private final ControlApplier controlApplier;
     private final BatchRetry retry;
     private final DurabilityBarrier barrier;
+    private final String kind;
 
     /**
      * @param barrier     what Redis must confirm before the batch is acknowledged ({@code bridge.redis.wait-*})
@@ -64,6 +65,13 @@ public final class MessageScheduler {
      */
     public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
                             BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts) {
+        this(store, barrier, deadLetters, wakeup, stopping, metrics, maxAttempts, "kafka");
+    }
+
+    /** @param kind the inbound broker, {@code kafka} or {@code rabbitmq}: the {@code kind} label of the ingest latency */
+    public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
+                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts, String kind) {
+        this.kind = kind;
         this.store = store;
         this.barrier = barrier;
         this.deadLetters = deadLetters;
@@ -75,6 +83,7 @@ public final class MessageScheduler {
 
     /** Camel bean method: the batch is stored, controlled and dead-lettered when this returns, as durably as promised. */
     public IngestReport schedule(ValidatedBatch batch) throws InterruptedException {
+        long start = System.nanoTime();
         BatchParts parts = BatchParts.of(batch);
         Set<Integer> slots = parts.slots(store.keys());
         boolean[] scheduledEarlier = new boolean[parts.accepted().size()];
@@ -96,7 +105,9 @@ public final class MessageScheduler {
             if (retry.untilDone("have Redis confirm the batch's writes (" + barrier.describePlan() + ")", fence::confirm)) {
                 metrics.scheduled(tally.scheduled);
                 metrics.duplicates(tally.duplicates);
-                return new IngestReport(tally.scheduled, tally.duplicates, tally.cancelled, parts.controls().size(), tally.rejected.size(),
+                metrics.duplicatesOfDelivered(tally.duplicatesOfDelivered);
+                metrics.ingestTook(kind, System.nanoTime() - start);
+                return new IngestReport(tally.scheduled, tally.duplicates + tally.duplicatesOfDelivered, tally.cancelled, parts.controls().size(), tally.rejected.size(),
                         batch.acknowledgement());
             }
             // The wait ran on another connection than the writes (Lettuce reconnected, perhaps to a new master after a
@@ -185,10 +196,7 @@ public final class MessageScheduler {
                     tally.duplicates++;
                     LOG.debug("not storing {} again: a message with this id and payload is pending or in flight", requests.get(i).messageId());
                 }
-                case DUPLICATE_DELIVERED -> {
-                    tally.duplicates++;
-                    tally.duplicatesOfDelivered++;
-                }
+                case DUPLICATE_DELIVERED -> tally.duplicatesOfDelivered++;
                 case DUPLICATE_ID -> {
                     metrics.duplicateIdConflict();
                     tally.rejected.add(duplicateId(message, requests.get(i)));

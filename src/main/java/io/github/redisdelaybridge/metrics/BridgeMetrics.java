@@ -3,23 +3,41 @@ package io.github.redisdelaybridge.metrics;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DueTimeChange;
+import io.github.redisdelaybridge.store.ScriptTimings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The bridge's own metrics, next to Camel's in /observe/metrics (Prometheus names get the
- * {@code bridge_} prefix and a {@code _total} suffix for counters), so that for example
- * {@code bridge_cancels_total{outcome="in-flight",via="message"}} can be alerted on. Cancel and
- * reschedule counts are also summed up for {@code GET /api/stats}. Counts are per instance, since it started.
+ * The bridge's own per-instance metrics, next to Camel's, the JVM's and the broker clients' in /observe/metrics
+ * (Prometheus names get the {@code bridge_} prefix, {@code _total} for counters, {@code _seconds} for timers), so that
+ * for example {@code bridge_cancels_total{outcome="in-flight",via="message"}} can be alerted on. Every label has a fixed,
+ * small set of values (reasons, outcomes, broker kinds, script names): none grows with traffic. docs/observe.md lists
+ * them all. Cancel and reschedule counts are also summed up for {@code GET /api/stats}. Counts are per instance, since it
+ * started. The cluster-wide gauges read from Redis are {@link ClusterGauges}'.
  */
-public final class BridgeMetrics {
+public final class BridgeMetrics implements ScriptTimings {
+
+    /** Where a message is published to, or came from: the {@code kind} label. */
+    public static final List<String> BROKER_KINDS = List.of("kafka", "rabbitmq");
+
+    /**
+     * Histogram buckets of the lateness and the latencies: suited to SLOs from 1 ms to 60 s, the same on every instance so
+     * the buckets add up across instances ({@code histogram_quantile(0.99, sum by (le) (rate(..._bucket[5m])))}).
+     */
+    static final Duration[] SLO_BUCKETS = {millis(1), millis(2.5), millis(5), millis(10), millis(25), millis(50), millis(100),
+            millis(250), millis(500), millis(1_000), millis(2_500), millis(5_000), millis(10_000), millis(30_000), millis(60_000)};
 
     static final String CANCELS = "bridge.cancels";
     static final String RESCHEDULES = "bridge.reschedules";
@@ -42,22 +60,46 @@ public final class BridgeMetrics {
 
     private final MeterRegistry registry;
     private final Counter scheduled;
-    private final Counter duplicates;
-    private final Counter delivered;
+    private final Counter duplicatesPending;
     private final Counter publishFailures;
     private final Counter publishDeferred;
     private final Counter leasesReaped;
+    private final Counter duplicatesDelivered;
     private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
-    private final DistributionSummary lateness;
+    private final Map<String, Counter> deliveredByKind = new TreeMap<>();
+    private final Map<String, Timer> latenessByKind = new TreeMap<>();
+    private final Map<String, Timer> publishByKind = new TreeMap<>();
+    private final Map<String, Timer> ingestByKind = new TreeMap<>();
+    private final Map<String, Timer> scripts = new ConcurrentHashMap<>();
+    private final Counter retriesPublishFailed;
+    private final Counter retriesNotSent;
+    private final Counter retriesLeaseExpired;
+    private final DistributionSummary claimBatchSize;
 
     public BridgeMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.scheduled = Counter.builder("bridge.messages.scheduled").description("messages stored in Redis").register(registry);
-        this.duplicates = Counter.builder("bridge.messages.duplicate")
-                .description("inbound messages not stored again: id pending, in flight or delivered within the dedupe window")
-                .register(registry);
-        this.delivered = Counter.builder("bridge.messages.delivered").description("messages acknowledged by their target broker")
-                .register(registry);
+        this.duplicatesPending = duplicateCounter("pending");
+        this.duplicatesDelivered = duplicateCounter("delivered");
+        for (String kind : BROKER_KINDS) {
+            deliveredByKind.put(kind, Counter.builder("bridge.messages.delivered").tag("kind", kind)
+                    .description("messages acknowledged by their target broker").register(registry));
+            latenessByKind.put(kind, Timer.builder("bridge.delivery.lateness").tag("kind", kind)
+                    .description("broker acknowledgement time minus due time, per delivered message")
+                    .serviceLevelObjectives(SLO_BUCKETS).register(registry));
+            publishByKind.put(kind, Timer.builder("bridge.publish.duration").tag("kind", kind)
+                    .description("one publish, from handing it to the broker client to the broker's answer (ack or failure)")
+                    .serviceLevelObjectives(SLO_BUCKETS).register(registry));
+            ingestByKind.put(kind, Timer.builder("bridge.ingest.duration").tag("kind", kind)
+                    .description("one inbound batch, from reaching the bridge's scheduler to stored and confirmed in Redis")
+                    .serviceLevelObjectives(SLO_BUCKETS).register(registry));
+        }
+        this.retriesPublishFailed = retryCounter("publish-failed");
+        this.retriesNotSent = retryCounter("not-sent");
+        this.retriesLeaseExpired = retryCounter("lease-expired");
+        this.claimBatchSize = DistributionSummary.builder("bridge.dispatch.claim.batch.size")
+                .description("messages claimed per dispatch round that claimed any")
+                .serviceLevelObjectives(1, 10, 100, 500, 1_000, 5_000).register(registry);
         this.publishFailures = Counter.builder("bridge.publish.failures").description("failed publish attempts (retried or dead-lettered)")
                 .register(registry);
         this.publishDeferred = Counter.builder("bridge.publish.deferred")
@@ -69,10 +111,32 @@ public final class BridgeMetrics {
             deadLetters.put(reason, Counter.builder("bridge.messages.dead.lettered").tag("reason", reason.code())
                     .description("messages sent to the dead-letter channel").register(registry));
         }
-        this.lateness = DistributionSummary.builder("bridge.delivery.lateness").baseUnit("milliseconds")
-                .description("broker acknowledgement time minus due time")
-                .publishPercentiles(0.5, 0.99).register(registry);
         registry.counter(CANCELLED_ARRIVALS);
+        // every outcome from the start, so a scrape shows the families (and rate() sees the first one) before any happens
+        for (Via via : Via.values()) {
+            for (CancelOutcome outcome : CancelOutcome.values()) {
+                registry.counter(CANCELS, "outcome", code(outcome), "via", via.code());
+            }
+            for (DueTimeChange.Outcome outcome : DueTimeChange.Outcome.values()) {
+                registry.counter(RESCHEDULES, "outcome", code(outcome), "via", via.code());
+            }
+        }
+    }
+
+    private Counter duplicateCounter(String reason) {
+        return Counter.builder("bridge.messages.duplicate").tag("reason", reason)
+                .description("inbound messages not stored again: id pending or in flight (pending), or delivered within the dedupe"
+                        + " window (delivered)").register(registry);
+    }
+
+    private Counter retryCounter(String reason) {
+        return Counter.builder("bridge.retries").tag("reason", reason)
+                .description("messages sent back to the due set to be tried again: after a failed publish (publish-failed), not"
+                        + " sent at all (not-sent), or their lease expired (lease-expired)").register(registry);
+    }
+
+    private static Duration millis(double millis) {
+        return Duration.ofNanos((long) (millis * 1_000_000));
     }
 
     /** A registry of its own, for tools and tests that run without Camel. */
@@ -84,12 +148,51 @@ public final class BridgeMetrics {
         scheduled.increment(count);
     }
 
+    /** Not stored again: the id is pending or in flight. */
     public void duplicates(int count) {
-        duplicates.increment(count);
+        duplicatesPending.increment(count);
     }
 
-    public void delivered(int count) {
-        delivered.increment(count);
+    /** Not stored: the id was delivered within the dedupe window. */
+    public void duplicatesOfDelivered(int count) {
+        duplicatesDelivered.increment(count);
+    }
+
+    /** @param kind one of {@link #BROKER_KINDS} */
+    public void delivered(String kind, int count) {
+        deliveredByKind.get(kind).increment(count);
+    }
+
+    /** Broker acknowledgement minus due time of one delivered message; @param kind one of {@link #BROKER_KINDS} */
+    public void lateness(String kind, long millis) {
+        latenessByKind.get(kind).record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    /** One publish, handed to the broker client until answered. */
+    public void publishTook(String kind, long nanos) {
+        publishByKind.get(kind).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One inbound batch, until stored and confirmed. */
+    public void ingestTook(String kind, long nanos) {
+        ingestByKind.get(kind).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Messages claimed by one dispatch round. */
+    public void claimed(int count) {
+        claimBatchSize.record(count);
+    }
+
+    /** Rescheduled with backoff after a failed publish. */
+    public void retriedAfterFailure() {
+        retriesPublishFailed.increment();
+    }
+
+    @Override
+    public void completed(String script, long nanos) {
+        scripts.computeIfAbsent(script, name -> Timer.builder("bridge.script.duration").tag("script", name)
+                .description("one Lua script call, from sending it to Redis's reply").serviceLevelObjectives(SLO_BUCKETS)
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public void publishFailed() {
@@ -98,18 +201,16 @@ public final class BridgeMetrics {
 
     public void publishDeferred() {
         publishDeferred.increment();
+        retriesNotSent.increment();
     }
 
     public void leasesReaped(long count) {
         leasesReaped.increment(count);
+        retriesLeaseExpired.increment(count);
     }
 
     public void deadLettered(DeadLetterReason reason) {
         deadLetters.get(reason).increment();
-    }
-
-    public void lateness(long millis) {
-        lateness.record(Math.max(0, millis));
     }
 
     /** Reports a live value, such as the dispatcher's in-flight count. */
@@ -118,7 +219,7 @@ public final class BridgeMetrics {
     }
 
     public double deliveredCount() {
-        return delivered.count();
+        return deliveredByKind.values().stream().mapToDouble(Counter::count).sum();
     }
 
     public void cancel(CancelOutcome outcome, Via via) {
@@ -164,6 +265,9 @@ public final class BridgeMetrics {
     private Map<String, Map<String, Long>> byViaAndOutcome(String name) {
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         for (Counter counter : registry.find(name).counters()) {
+            if (counter.count() == 0) {
+                continue; // registered in advance, never happened: /api/stats shows what happened
+            }
             counts.computeIfAbsent(counter.getId().getTag("via"), v -> new TreeMap<>())
                     .merge(counter.getId().getTag("outcome"), (long) counter.count(), Long::sum);
         }

@@ -33,11 +33,18 @@ public final class DelayStore {
     private final RedisScriptingAsyncCommands<byte[], byte[]> redis;
     private final Keys keys;
     private final StoreLimits limits;
+    private final ScriptTimings timings;
 
     public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits) {
+        this(redis, keys, limits, ScriptTimings.NONE);
+    }
+
+    /** @param timings told how long each script call took */
+    public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits, ScriptTimings timings) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
+        this.timings = timings;
     }
 
     public Keys keys() {
@@ -223,6 +230,19 @@ public final class DelayStore {
         return run(DeleteDeadLetterScript.call(keys, messageId));
     }
 
+    /**
+     * Pending messages by when they fall due over all slots, in {@code buckets} periods of {@code bucketMs} from Redis's now:
+     * one read-only call per slot, sent together (one round trip on a single server).
+     */
+    public CompletableFuture<DueHistogram> dueHistogram(long bucketMs, int buckets) {
+        List<CompletableFuture<DueHistogram>> calls = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            calls.add(run(DueHistogramScript.call(keys, slot, bucketMs, buckets)));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(DueHistogram::plus).orElseThrow());
+    }
+
     /** Counts by state over all slots, and the earliest due time. */
     public CompletableFuture<StoreStats> stats() {
         List<CompletableFuture<StoreStats>> calls = new ArrayList<>();
@@ -233,9 +253,24 @@ public final class DelayStore {
                 .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(StoreStats::plus).orElseThrow());
     }
 
+    /**
+     * What the cluster-wide gauges show, over all slots: one read-only call per slot, sent together (one round trip on a
+     * single server; one per master on a Cluster).
+     */
+    public CompletableFuture<StoreGauges> gauges(long overdueThresholdMs) {
+        List<CompletableFuture<StoreGauges>> calls = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            calls.add(run(GaugesScript.call(keys, slot, overdueThresholdMs)));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(StoreGauges::plus).orElseThrow());
+    }
+
     /** Every script call goes through here: the one place to observe them (one call = one EVALSHA, or EVAL on NOSCRIPT). */
     private <T> CompletableFuture<T> run(ScriptCall<T> call) {
-        return call.run(redis);
+        long start = System.nanoTime();
+        String script = call.contract().script().name();
+        return call.run(redis).whenComplete((result, failure) -> timings.completed(script, System.nanoTime() - start));
     }
 
     private long deadLettersPerSlot() {

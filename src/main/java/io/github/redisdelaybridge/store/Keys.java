@@ -122,6 +122,14 @@ public final class Keys {
         return key(slot, "dead-bytes");
     }
 
+    /**
+     * STRING: the readiness write probe of one instance (its time, expiring within a minute). Outside the slots: any
+     * master may hold it, and no script reads it.
+     */
+    public String healthProbe(String instanceId) {
+        return prefix + ":health:" + instanceId;
+    }
+
     private String key(int slot, String name) {
         if (slot < 0 || slot >= slotCount) {
             throw new IllegalArgumentException("slot " + slot + " outside 0.." + (slotCount - 1));

@@ -165,6 +165,21 @@ public final class RedisConnection implements AutoCloseable {
         return description;
     }
 
+    /**
+     * Writes {@code key} (a short-lived value: the time, expiring after {@code ttlMs}): succeeds only where Redis takes
+     * writes, so a replica (READONLY), a full Redis under noeviction (OOM) and a Redis that is down all fail it, in their
+     * own words.
+     */
+    public CompletableFuture<String> writeProbe(String key, long ttlMs) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.set(key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Long.toString(System.currentTimeMillis()).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                io.lettuce.core.SetArgs.Builder.px(ttlMs)).toCompletableFuture();
+    }
+
     public CompletableFuture<String> ping() {
         RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
         if (connected == null) {

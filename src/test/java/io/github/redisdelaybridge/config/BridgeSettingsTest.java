@@ -96,6 +96,9 @@ class BridgeSettingsTest {
         config.put("bridge.dead-letter.kafka-max-bytes", "20000");
         config.put("bridge.dead-letter.rabbitmq-max-bytes", "30000");
         config.put("bridge.dead-letter.keep-max-bytes", "40000000");
+        config.put("bridge.metrics.overdue-threshold-ms", "2500");
+        config.put("bridge.metrics.cache-ms", "100");
+        config.put("bridge.health.dispatch-stall-ms", "45000");
 
         BridgeSettings read = settings();
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
@@ -103,7 +106,7 @@ class BridgeSettingsTest {
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, true, 3_600_000, 4096,
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
-                LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none()));
+                LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000)));
     }
 
     @Test

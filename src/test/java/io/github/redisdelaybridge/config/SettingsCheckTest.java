@@ -107,6 +107,19 @@ class SettingsCheckTest {
     }
 
     @Test
+    void aDispatchStallThresholdAHealthyCycleCanReachStopsTheStart() {
+        config.put("bridge.dispatch.idle-poll-ms", "100");
+        config.put("bridge.redis.command-timeout-ms", "5000");
+        config.put("bridge.health.dispatch-stall-ms", "12100");
+
+        assertThat(problems()).singleElement().asString()
+                .startsWith("bridge.health.dispatch-stall-ms (12100) must be greater than the longest healthy dispatch cycle, 12100 ms");
+
+        config.put("bridge.health.dispatch-stall-ms", "12101");
+        assertThat(problems()).isEmpty();
+    }
+
+    @Test
     void aBadValueIsOneLineNamingItsKey() {
         config.put("bridge.redis.slots", "many");
 

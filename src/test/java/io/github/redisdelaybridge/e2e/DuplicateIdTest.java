@@ -64,7 +64,7 @@ class DuplicateIdTest {
                         .as("at the first message's due time (6 s), not the copies' (1 s)").isGreaterThan(5_000);
 
                 String metrics = bridge.httpGet("/observe/metrics");
-                assertThat(metrics).contains("bridge_messages_duplicate_id_total 1.0").contains("bridge_messages_duplicate_total 1.0")
+                assertThat(metrics).contains("bridge_messages_duplicate_id_total 1.0").contains("bridge_messages_duplicate_total{reason=\"pending\"} 1.0")
                         .contains("bridge_messages_dead_lettered_total{reason=\"duplicate-id\"} 1.0");
                 assertThat(log.messagesAtLeast(Level.WARN, "io.github.redisdelaybridge.inbound.MessageScheduler"))
                         .anyMatch(line -> line.contains("duplicate-id") && line.contains("order-42"));

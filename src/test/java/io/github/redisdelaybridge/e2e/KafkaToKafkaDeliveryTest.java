@@ -178,7 +178,7 @@ class KafkaToKafkaDeliveryTest {
         double delivered = metrics.lines().filter(l -> l.startsWith("bridge_messages_delivered_total"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
         assertThat(delivered).isGreaterThanOrEqualTo(1);
-        assertThat(metrics).contains("bridge_delivery_lateness_milliseconds").contains("bridge_messages_scheduled_total")
+        assertThat(metrics).contains("bridge_delivery_lateness_seconds_bucket").contains("bridge_messages_scheduled_total")
                 .contains("bridge_dispatch_in_flight");
     }
 

@@ -320,6 +320,39 @@ class AdminStoreTest {
         assertThat(stats.oldestOverdueMs()).isZero();
     }
 
+    // --- due histogram ----------------------------------------------------------------------------------------
+
+    @Test
+    void theDueHistogramCountsPendingMessagesPerPeriodOverAllSlots() throws Exception {
+        store = storeWith(3);
+        schedule("claimed", new DueTime.At(1_000));
+        await(store.claim(store.keys().slotOf("claimed"), 10, 60_000));
+        long base = redisNowMs();
+        schedule("overdue-1", new DueTime.At(base - 5_000));
+        schedule("overdue-2", new DueTime.At(base - 1));
+        schedule("first-minute", new DueTime.At(base + 30_000));
+        schedule("second-minute-a", new DueTime.At(base + 90_000));
+        schedule("second-minute-b", new DueTime.At(base + 100_000));
+        schedule("third-minute", new DueTime.At(base + 150_000));
+        schedule("later", new DueTime.At(base + 200_000));
+
+        DueHistogram histogram = await(store.dueHistogram(60_000, 3));
+
+        assertThat(histogram.from()).as("Redis's clock, within the test's 30 s of slack").isBetween(base, base + 29_000);
+        assertThat(histogram.counts()).containsExactly(1, 2, 1);
+        assertThat(histogram.overdue()).as("the in-flight message is not pending").isEqualTo(2);
+        assertThat(histogram.later()).isEqualTo(1);
+    }
+
+    @Test
+    void theDueHistogramOfAnEmptyStoreHasEveryBucket() throws Exception {
+        DueHistogram histogram = await(store.dueHistogram(1_000, 1_440));
+
+        assertThat(histogram.counts()).hasSize(1_440).containsOnly(0L);
+        assertThat(histogram.overdue()).isZero();
+        assertThat(histogram.later()).isZero();
+    }
+
     // --- helpers ----------------------------------------------------------------------------------------------
 
     private DelayStore storeWith(int slots) {

@@ -48,11 +48,13 @@ class ScriptContractsTest {
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
+            Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
-            Map.entry("stats", StatsScript.call(KEYS, 1, 10, 20))));
+            Map.entry("stats", StatsScript.call(KEYS, 1, 10, 20)),
+            Map.entry("gauges", GaugesScript.call(KEYS, 1, 10))));
 
     private static final int SAMPLE_GROUPS = 2;
 

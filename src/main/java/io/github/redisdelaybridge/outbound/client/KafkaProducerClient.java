@@ -88,6 +88,11 @@ public final class KafkaProducerClient implements AutoCloseable {
         });
     }
 
+    /** The producer's client metrics for a meter registry ({@code kafka_producer_*}); close it with the client. */
+    public io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics metrics() {
+        return new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer);
+    }
+
     public CompletableFuture<RecordMetadata> publish(String topic, byte[] key, List<MessageHeader> headers, byte[] body) {
         if (topics == null) {
             return sendRemembering(topic, key, headers, body);

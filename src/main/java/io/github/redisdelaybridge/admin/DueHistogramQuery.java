@@ -1,0 +1,59 @@
+package io.github.redisdelaybridge.admin;
+
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DueHistogram;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.camel.Exchange;
+
+/**
+ * {@code GET /api/stats/due-histogram?bucketMs=&buckets=}: how many pending messages fall due in each coming period
+ * (by default each minute of the next hour), counted in Redis over all slots; the console draws it.
+ */
+public final class DueHistogramQuery {
+
+    static final long DEFAULT_BUCKET_MS = 60_000;
+    static final int DEFAULT_BUCKETS = 60;
+    static final long MIN_BUCKET_MS = 1_000;
+    static final long MAX_BUCKET_MS = 86_400_000;
+    /** A day of minutes: each bucket is one ZCOUNT per slot, so the count bounds the script's work. */
+    static final int MAX_BUCKETS = 1_440;
+
+    private final DelayStore store;
+    private final long redisTimeoutMs;
+
+    public DueHistogramQuery(DelayStore store, long redisTimeoutMs) {
+        this.store = store;
+        this.redisTimeoutMs = redisTimeoutMs;
+    }
+
+    /** Camel bean method. */
+    public ApiResponse histogram(Exchange exchange) {
+        long bucketMs = whole(ApiRequests.param(exchange, "bucketMs"), "bucketMs", DEFAULT_BUCKET_MS, MIN_BUCKET_MS, MAX_BUCKET_MS);
+        int buckets = (int) whole(ApiRequests.param(exchange, "buckets"), "buckets", DEFAULT_BUCKETS, 1, MAX_BUCKETS);
+        DueHistogram histogram = StoreAnswers.await(store.dueHistogram(bucketMs, buckets), redisTimeoutMs);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("from", histogram.from());
+        body.put("bucketMs", bucketMs);
+        body.put("overdue", histogram.overdue());
+        body.put("counts", Arrays.stream(histogram.counts()).boxed().toList());
+        body.put("later", histogram.later());
+        return ApiResponse.ok(body);
+    }
+
+    private static long whole(String text, String name, long defaultValue, long min, long max) {
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            long value = Long.parseLong(text.strip());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw ApiException.badRequest(name + " must be a whole number from " + min + " to " + max + ", got '" + ApiRequests.abbreviate(text) + "'");
+    }
+}
