@@ -4,7 +4,7 @@
   channel has acknowledged the message, so it is never only in neither place.
 
   Why it is safe: only the holder of the lease can do it (lib/leases: a stale instance changes nothing), and the
-  store is bounded: each call trims at most 100 of the oldest records beyond the count or age limit.
+  store is bounded: each call trims at most 100 of the oldest records beyond the count, age or byte limit.
 
   KEYS[1] in-flight set      ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
   KEYS[2] payloads           HASH  field = message member, value = envelope bytes
@@ -12,6 +12,7 @@
   KEYS[4] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
   KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
+  KEYS[7] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -20,6 +21,7 @@
   ARGV[5] maximum age of a record in ms
   ARGV[6] message id: the dead-letter store's key (the id claim.lua returned, or the bridge's stand-in
           for a member it could not resolve)
+  ARGV[7] maximum bytes of records kept in this slot's store
 
   Returns: 1 when moved, -1 when the lease no longer matched (nothing changed)
 ]]
@@ -32,7 +34,6 @@ redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)
 redis.call('HDEL', KEYS[6], member)
-redis.call('HSET', KEYS[4], id, ARGV[3])
-redis.call('ZADD', KEYS[5], now, id)
-trimDeadLetters(KEYS[4], KEYS[5], tonumber(ARGV[4]), tonumber(ARGV[5]), now)
+putDeadLetter(KEYS[4], KEYS[5], KEYS[7], id, ARGV[3], now)
+trimDeadLetters(KEYS[4], KEYS[5], KEYS[7], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7]), now)
 return 1

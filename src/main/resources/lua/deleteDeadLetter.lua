@@ -6,10 +6,13 @@
 
   KEYS[1] dead letters       HASH  field = message id, value = dead-letter record bytes
   KEYS[2] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
+  KEYS[3] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
 
   ARGV[1] message id
 
   Returns: 1 when deleted, 0 when there was no such dead letter
 ]]
-redis.call('ZREM', KEYS[2], ARGV[1])
-return redis.call('HDEL', KEYS[1], ARGV[1])
+-- @include lib/trimDeadLetters
+local existed = redis.call('HEXISTS', KEYS[1], ARGV[1])
+removeDeadLetters(KEYS[1], KEYS[2], KEYS[3], { ARGV[1] })
+return existed

@@ -17,6 +17,7 @@
   KEYS[5] delivered set      ZSET  member = message member, score = delivery time (epoch ms)
   KEYS[6] cancelled set      ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[7] names              HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[8] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
 
   ARGV[1] message id (the dead letter's key; scheduled as its member)
   ARGV[2] SHA1 (hex) of the dead-letter record the caller read
@@ -33,6 +34,7 @@
 ]]
 -- @include lib/internNames
 -- @include lib/memberIds
+-- @include lib/trimDeadLetters
 local id = ARGV[1]
 local record = redis.call('HGET', KEYS[1], id)
 if not record then return -2 end
@@ -51,6 +53,5 @@ redis.call('ZREM', KEYS[5], member, id)
 redis.call('ZREM', KEYS[6], member, id)
 redis.call('ZADD', KEYS[3], due, member)
 redis.call('HSET', KEYS[4], member, namesInterner(codes)(ARGV[6]))
-redis.call('HDEL', KEYS[1], id)
-redis.call('ZREM', KEYS[2], id)
+removeDeadLetters(KEYS[1], KEYS[2], KEYS[8], { id })
 return due

@@ -4,7 +4,10 @@
   Why it is safe: the due time is computed here from Redis's own clock (TIME), so bridge
   hosts with skewed clocks agree; a message whose id is already pending, in flight, or
   delivered within the dedupe window is not stored twice (a Kafka re-poll or an AMQP
-  redelivery of the same message is harmless); a message whose id was cancelled within the
+  redelivery of the same message is harmless); a message that reuses the id of a pending or
+  in-flight message with a different payload is told apart (-5) rather than dropped as a copy: the
+  payloads are compared without their origin (contentOf below), so the same message sent again
+  (a producer's retry, at another offset) is still a copy; a message whose id was cancelled within the
   cancel window is not stored at all, so a cancel wins even when it arrived first. Each id is
   stored and looked up as its member (lib/memberIds). Pending and delivered records are looked up
   under the member only; a cancel record is also looked up under the id verbatim when that differs
@@ -26,10 +29,12 @@
 
   Returns: { result1, result2, ..., now }
     result   one per message, in order: its due time (epoch ms, >= 0), or a negative code:
-               -1 already pending or in flight (not stored again)
+               -1 already pending or in flight, with the same payload (not stored again)
                -2 delivered within the dedupe window (not stored again)
                -3 due time beyond the maximum delay (not stored)
                -4 cancelled within the cancel window (not stored: the cancel wins)
+               -5 the id is pending or in flight (or earlier in this batch) with a different payload
+                  (not stored; the bridge dead-letters this one as duplicate-id)
     now      Redis's current time (epoch ms)
 ]]
 -- @include lib/redisNow
@@ -39,6 +44,26 @@ local codes = nameCodes(KEYS[5])
 local intern = namesInterner(codes)
 local ids = memberIds(codes)
 local maxDelay = tonumber(ARGV[1])
+
+-- What a payload in the stored form (lib/internNames) would deliver: tag, flags, target code and the rest, without the
+-- origin stem code and origin number (where it was consumed, which differs for the same message sent again). nil for a
+-- payload of another form (docs/storage-formats.md), which is not compared.
+local function contentOf(payload)
+  local tag, flags = string.byte(payload, 1, 2)
+  if not flags or flags < 0x80 then return nil end
+  flags = flags - 0x80
+  local _, stemAt = readVarint(payload, 3)
+  if not stemAt then return nil end
+  local _, restAt = readVarint(payload, stemAt)
+  if not restAt then return nil end
+  if flags % 0x20 >= 0x10 then
+    local _, afterNumber = readVarint(payload, restAt)
+    if not afterNumber then return nil end
+    restAt = afterNumber
+    flags = flags - 0x10
+  end
+  return string.char(tag, flags) .. string.sub(payload, 3, stemAt - 1) .. string.sub(payload, restAt)
+end
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
 
@@ -76,8 +101,10 @@ if n > 0 then
     local member, mode, value = members[k], ARGV[i + 1], tonumber(ARGV[i + 2])
     local due
     if mode == 'delay' then due = now + value else due = value end
-    if stored[k] or storedNow[member] then
-      results[k] = -1
+    local earlier = stored[k] or storedNow[member]
+    if earlier then
+      local before, given_ = contentOf(earlier), contentOf(intern(ARGV[i + 3]))
+      if before and given_ and before ~= given_ then results[k] = -5 else results[k] = -1 end
     elseif cancelled[k] and tonumber(cancelled[k]) > now - cancelWindow then
       results[k] = -4
     elseif delivered[k] and tonumber(delivered[k]) > now - window then
@@ -85,11 +112,12 @@ if n > 0 then
     elseif due - now > maxDelay then
       results[k] = -3
     else
-      storedNow[member] = true
+      local payload = intern(ARGV[i + 3])
+      storedNow[member] = payload
       dues[#dues + 1] = due
       dues[#dues + 1] = member
       payloads[#payloads + 1] = member
-      payloads[#payloads + 1] = intern(ARGV[i + 3])
+      payloads[#payloads + 1] = payload
       results[k] = due
     end
   end

@@ -61,6 +61,11 @@ final class DeadLetterReplay {
             throw ApiException.conflict("dead letter " + quoted + " is a stored record this bridge could not read (corrupt-envelope);"
                     + " its body is that record, not a message, so it cannot be replayed; inspect it with ?body=true, then delete it");
         }
+        if (lastText(deadLetter.headers(), HeaderNames.DEAD_LETTER_DROPPED).isPresent()) {
+            throw ApiException.conflict("dead letter " + quoted + " was kept without parts of the message ("
+                    + lastText(deadLetter.headers(), HeaderNames.DEAD_LETTER_DROPPED).get() + ": too large for the dead-letter store),"
+                    + " so replaying it would deliver something else; the message can only be sent again by its producer");
+        }
         if (lastText(deadLetter.headers(), HeaderNames.CONTROL).isPresent()) {
             throw ApiException.conflict("dead letter " + quoted + " is a control message (x-control); control messages are never"
                     + " delivered, so it cannot be replayed; send a corrected control message instead, and delete this one");

@@ -130,7 +130,7 @@ public final class BridgeBeans implements CamelConfiguration {
                         settings.redisSecurity());
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
-                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs());
+                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes());
         DelayStore store = new DelayStore(redis.async(), keys, limits, metrics);
         DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics);
         DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
@@ -163,18 +163,22 @@ public final class BridgeBeans implements CamelConfiguration {
         }
         consumerProperties.putAll(settings.kafkaClients().forConsumer());
         kafkaComponent.getConfiguration().setAdditionalProperties(consumerProperties);
-        DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic());
+        DeadLetterLimits deadLetterLimits = settings.deadLetterLimits();
+        DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic(),
+                RabbitMqWiring.kafkaDeadLetterLimit(deadLetterLimits));
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
                 ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings, meterRegistry),
                         RabbitMqWiring.addresses(rabbitMqSettings),
                         "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
-                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq));
+                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq,
+                deadLetterLimits));
         BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
                 rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
-        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store);
-        DeadLetters ingestDeadLetters = ingestStore == store ? deadLetters : new DeadLetters(deadLetterChannel, ingestStore);
+        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store, deadLetterLimits.recordMaxBytes(), metrics);
+        DeadLetters ingestDeadLetters = ingestStore == store ? deadLetters
+                : new DeadLetters(deadLetterChannel, ingestStore, deadLetterLimits.recordMaxBytes(), metrics);
 
         Set<String> inboundChannels = new HashSet<>();
         Set<String> enabledBrokers = new HashSet<>(Set.of("kafka"));

@@ -42,6 +42,7 @@ public record BridgeSettings(
         RabbitMqSettings rabbitMq,
         String adminToken,
         RedisExpectations redisExpectations,
+        DeadLetterLimits deadLetterLimits,
         LogFormat logFormat,
         String adminReadToken,
         RedisSecurity redisSecurity,
@@ -98,6 +99,7 @@ public record BridgeSettings(
                 rabbitMqSettings(r),
                 r.secret("bridge.admin.token"),
                 redisExpectations(r, redisTimeoutMs),
+                deadLetterLimits(r),
                 LogFormat.parse(r.optional(LogFormat.KEY)),
                 r.secret("bridge.admin.read-token"),
                 redisSecurity(r),
@@ -127,6 +129,28 @@ public record BridgeSettings(
                 r.secret("bridge.rabbitmq.tls.truststore-password"), r.path("bridge.rabbitmq.tls.keystore"),
                 r.secret("bridge.rabbitmq.tls.keystore-password"));
         return enabled ? stores : null;
+    }
+
+    private static DeadLetterLimits deadLetterLimits(Reader r) {
+        long kafkaMax = r.optional("bridge.dead-letter.kafka-max-bytes").isEmpty() ? 1_000_000 : r.longValue("bridge.dead-letter.kafka-max-bytes");
+        long rabbitMqMax = r.optional("bridge.dead-letter.rabbitmq-max-bytes").isEmpty() ? 16_777_216
+                : r.longValue("bridge.dead-letter.rabbitmq-max-bytes");
+        long keepMax = r.optional("bridge.dead-letter.keep-max-bytes").isEmpty() ? 268_435_456 : r.longValue("bridge.dead-letter.keep-max-bytes");
+        for (Map.Entry<String, Long> limit : Map.of("bridge.dead-letter.kafka-max-bytes", kafkaMax,
+                "bridge.dead-letter.rabbitmq-max-bytes", rabbitMqMax).entrySet()) {
+            if (limit.getValue() < DeadLetterLimits.MIN_CHANNEL_BYTES) {
+                throw new IllegalArgumentException("setting " + limit.getKey() + " must be at least " + DeadLetterLimits.MIN_CHANNEL_BYTES
+                        + " (a dead letter without the message must fit), got " + limit.getValue());
+            }
+        }
+        long recordMax = r.longValue("bridge.payload.max-bytes") + DeadLetterLimits.RECORD_ROOM_BYTES;
+        long slots = r.intValue("bridge.redis.slots");
+        if (keepMax / Math.max(1, slots) < 4 * recordMax) {
+            // each slot's share must hold several of the largest records, or one dead letter would push out all the others
+            throw new IllegalArgumentException("setting bridge.dead-letter.keep-max-bytes (" + keepMax + ") must be at least 4 x"
+                    + " bridge.redis.slots (" + slots + ") x (bridge.payload.max-bytes + 65536) = " + 4 * slots * recordMax);
+        }
+        return new DeadLetterLimits(kafkaMax, rabbitMqMax, keepMax, recordMax);
     }
 
     private static DurabilitySettings.LocalFsync localFsync(Reader r) {

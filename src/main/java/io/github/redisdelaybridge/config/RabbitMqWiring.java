@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.deadletter.ChannelLimit;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
@@ -28,13 +29,19 @@ final class RabbitMqWiring {
     private RabbitMqWiring() {
     }
 
-    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaProducerClient kafka, RabbitMqConfirmingClient rabbitMq) {
+    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaProducerClient kafka, RabbitMqConfirmingClient rabbitMq,
+                                               DeadLetterLimits limits) {
         Target channel = Target.parse(settings.deadLetterChannel());
         if (channel instanceof Target.Kafka topic) {
-            return new KafkaDeadLetterChannel(kafka, topic.topic());
+            return new KafkaDeadLetterChannel(kafka, topic.topic(), kafkaDeadLetterLimit(limits));
         }
         Target.RabbitMq exchange = (Target.RabbitMq) channel;
-        return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey());
+        return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey(),
+                new ChannelLimit(limits.rabbitMqMaxBytes(), "bridge.dead-letter.rabbitmq-max-bytes"));
+    }
+
+    static ChannelLimit kafkaDeadLetterLimit(DeadLetterLimits limits) {
+        return new ChannelLimit(limits.kafkaMaxBytes(), "bridge.dead-letter.kafka-max-bytes");
     }
 
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */

@@ -7,4 +7,9 @@ import java.util.concurrent.CompletableFuture;
 public interface DeadLetterChannel {
 
     CompletableFuture<Void> send(DeadLetter deadLetter);
+
+    /** The largest dead letter this channel takes for this one's origin ({@link DeadLetters} makes it fit first). */
+    default ChannelLimit limit(DeadLetter deadLetter) {
+        return ChannelLimit.NONE;
+    }
 }

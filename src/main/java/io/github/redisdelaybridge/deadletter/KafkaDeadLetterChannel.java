@@ -13,10 +13,17 @@ public final class KafkaDeadLetterChannel implements DeadLetterChannel {
 
     private final KafkaProducerClient kafka;
     private final String topic;
+    private final ChannelLimit limit;
 
-    public KafkaDeadLetterChannel(KafkaProducerClient kafka, String topic) {
+    public KafkaDeadLetterChannel(KafkaProducerClient kafka, String topic, ChannelLimit limit) {
         this.kafka = kafka;
         this.topic = topic;
+        this.limit = limit;
+    }
+
+    @Override
+    public ChannelLimit limit(DeadLetter deadLetter) {
+        return limit;
     }
 
     @Override

@@ -20,6 +20,15 @@ public final class OriginRoutingDeadLetterChannel implements DeadLetterChannel {
 
     @Override
     public CompletableFuture<Void> send(DeadLetter deadLetter) {
-        return deadLetter.origin().startsWith("rabbitmq:") ? rabbitMqOrigin.send(deadLetter) : kafkaOrigin.send(deadLetter);
+        return channelFor(deadLetter).send(deadLetter);
+    }
+
+    @Override
+    public ChannelLimit limit(DeadLetter deadLetter) {
+        return channelFor(deadLetter).limit(deadLetter);
+    }
+
+    private DeadLetterChannel channelFor(DeadLetter deadLetter) {
+        return deadLetter.origin().startsWith("rabbitmq:") ? rabbitMqOrigin : kafkaOrigin;
     }
 }

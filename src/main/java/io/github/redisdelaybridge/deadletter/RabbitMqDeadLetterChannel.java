@@ -15,11 +15,18 @@ public final class RabbitMqDeadLetterChannel implements DeadLetterChannel {
     private final RabbitMqConfirmingClient rabbitMq;
     private final String exchange;
     private final String routingKey;
+    private final ChannelLimit limit;
 
-    public RabbitMqDeadLetterChannel(RabbitMqConfirmingClient rabbitMq, String exchange, String routingKey) {
+    public RabbitMqDeadLetterChannel(RabbitMqConfirmingClient rabbitMq, String exchange, String routingKey, ChannelLimit limit) {
         this.rabbitMq = rabbitMq;
         this.exchange = exchange;
         this.routingKey = routingKey;
+        this.limit = limit;
+    }
+
+    @Override
+    public ChannelLimit limit(DeadLetter deadLetter) {
+        return limit;
     }
 
     @Override

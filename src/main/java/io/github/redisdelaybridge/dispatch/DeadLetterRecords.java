@@ -17,6 +17,9 @@ import java.util.function.Function;
 /** The dead letters of claimed messages that will not be delivered: what they carry and the reason they give. */
 final class DeadLetterRecords {
 
+    /** Longest x-target echoed on a publish-failed dead letter (valid targets are shorter; the record keeps it whole). */
+    static final int MAX_TARGET_ECHO_CHARS = 1_024;
+
     private DeadLetterRecords() {
     }
 
@@ -44,7 +47,8 @@ final class DeadLetterRecords {
     private static DeadLetter publishFailed(ClaimedMessage message, int attempts, Function<String, String> detail) {
         Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
         List<MessageHeader> headers = new ArrayList<>(envelope.headers());
-        headers.add(MessageHeader.text(HeaderNames.TARGET, envelope.target()));
+        // the target echoed for whoever reads the dead letter; bounded, as every part of a dead letter the bridge adds
+        headers.add(MessageHeader.text(HeaderNames.TARGET, DeadLetter.bounded(envelope.target(), MAX_TARGET_ECHO_CHARS)));
         return new DeadLetter(envelope.messageId(), DeadLetterReason.PUBLISH_FAILED, detail.apply(envelope.target()),
                 envelope.origin(), envelope.target(), attempts, envelope.key(), headers, envelope.properties(), envelope.body());
     }

@@ -46,7 +46,7 @@ public record InboundMessage(
             return defaultMessageId;
         }
         return lastHeader(HeaderNames.MESSAGE_ID)
-                .map(MessageHeader::value)
+                .map(MessageHeader::plainBytes) // a RabbitMQ header's text, not its AMQP encoding (type octet, length)
                 .filter(v -> v != null && v.length > 0 && v.length <= 512)
                 .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8).strip())
                 .filter(id -> !id.isEmpty() && !id.contains("\uFFFD"))

@@ -11,10 +11,16 @@ import io.github.redisdelaybridge.store.DurabilityBarrier;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.ScheduleResult;
+import io.github.redisdelaybridge.message.Failures;
+import io.github.redisdelaybridge.store.MessageFacts;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +48,7 @@ import org.slf4j.LoggerFactory;
 public final class MessageScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageScheduler.class);
+    private static final long STANDING_LOOKUP_MS = 5_000;
 
     private final DelayStore store;
     private final DeadLetters deadLetters;
@@ -89,6 +96,12 @@ public final class MessageScheduler {
                 wakeup.wakeIfEarlierThan(tally.earliestDue);
             }
             recordRejected(tally.rejected);
+            if (tally.duplicatesOfDelivered > 0) {
+                // a redelivery (a batch consumed again) or an id reused within the dedupe window: the payload of a delivered
+                // message is not kept, so the two cannot be told apart; said once per batch, counted as duplicates
+                LOG.info("{} of {} messages not stored: their ids were delivered within the dedupe window ({} ms)",
+                        tally.duplicatesOfDelivered, batch.messages().size(), store.limits().dedupeWindowMs());
+            }
             if (retry.untilDone("have Redis confirm the batch's writes (" + barrier.describePlan() + ")", fence::confirm)) {
                 metrics.scheduled(tally.scheduled);
                 metrics.duplicates(tally.duplicates);
@@ -131,6 +144,7 @@ public final class MessageScheduler {
             accepted.forEach(a -> {
                 slots.add(keys.slotOf(a.request().messageId()));
                 slots.add(keys.slotOf(a.message().idForRecords()));
+                slots.add(keys.slotOf(a.message().defaultMessageId())); // a duplicate-id dead letter is filed there
             });
             controls.forEach(c -> {
                 slots.add(keys.slotOf(c.request().messageId()));
@@ -178,13 +192,14 @@ public final class MessageScheduler {
                     scheduledEarlier[i] = true;
                     tally.earliestDue = Math.min(tally.earliestDue, result.dueAt());
                 }
-                case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> {
-                    if (result.outcome() == ScheduleResult.Outcome.DUPLICATE_PENDING) {
-                        tally.duplicates++;
-                    } else {
-                        tally.duplicatesOfDelivered++;
-                    }
-                    LOG.debug("not storing {} again: {}", requests.get(i).messageId(), result.outcome());
+                case DUPLICATE_PENDING -> {
+                    tally.duplicates++;
+                    LOG.debug("not storing {} again: a message with this id and payload is pending or in flight", requests.get(i).messageId());
+                }
+                case DUPLICATE_DELIVERED -> tally.duplicatesOfDelivered++;
+                case DUPLICATE_ID -> {
+                    metrics.duplicateIdConflict();
+                    tally.rejected.add(duplicateId(message, requests.get(i)));
                 }
                 case DELAY_TOO_LONG -> tally.rejected.add(deadLetterOf(message, DeadLetterReason.DELAY_TOO_LONG,
                         "x-deliver-at lies beyond the maximum delay, measured on the Redis clock"));
@@ -227,6 +242,32 @@ public final class MessageScheduler {
         }
         retry.untilDone("record " + rejected.size() + " dead letters", () -> deadLetters.recordRejected(rejected));
         rejected.forEach(deadLetter -> metrics.deadLettered(deadLetter.reason()));
+    }
+
+    /**
+     * A message reusing the id of a pending one with another payload: filed under its own default id (the pending message
+     * keeps the id's records), with where the pending one stands. Looking that up is one more call, on this rare path; if
+     * it fails the detail says so rather than holding the batch.
+     */
+    private DeadLetter duplicateId(InboundMessage message, ScheduleRequest request) {
+        String standing;
+        try {
+            MessageFacts facts = store.inspect(request.messageId()).get(STANDING_LOOKUP_MS, TimeUnit.MILLISECONDS);
+            standing = facts.dueAt() != null ? "pending, due at " + Instant.ofEpochMilli(facts.dueAt()) + " (" + facts.dueAt() + ")"
+                    : facts.leaseUntil() != null ? "in flight (being delivered)"
+                    : "earlier in the same batch, or settled since";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            standing = "not looked up (interrupted)";
+        } catch (ExecutionException | TimeoutException e) {
+            standing = "not looked up (" + Failures.rootMessage(e) + ")";
+        }
+        String detail = "x-message-id '" + DeadLetter.bounded(request.messageId(), 200) + "' is already taken by a message with a"
+                + " different payload (target, key, headers or body differ), " + standing + "; this message was not stored. Give it"
+                + " an id of its own, or cancel the pending one first";
+        LOG.warn("dead-lettering the message from {} as duplicate-id: {}", message.origin(), detail);
+        return new DeadLetter(message.defaultMessageId(), DeadLetterReason.DUPLICATE_ID, detail, message.origin(), "", 0,
+                message.key(), message.headers(), message.properties(), message.body());
     }
 
     private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {

@@ -23,6 +23,11 @@ public enum DeadLetterReason {
     INVALID_MESSAGE_ID("invalid-message-id"),
     /** A control message with an unknown x-control action, or without the x-message-id of the message it controls. */
     INVALID_CONTROL("invalid-control"),
+    /**
+     * An x-message-id that a pending or in-flight message already has, with a different payload: not a copy of it (that
+     * would be dropped as a duplicate), so neither dropped nor allowed to replace it.
+     */
+    DUPLICATE_ID("duplicate-id"),
     /** Body, key and headers together larger than the configured maximum. */
     PAYLOAD_TOO_LARGE("payload-too-large"),
     /** The target broker refused the message on every attempt. */

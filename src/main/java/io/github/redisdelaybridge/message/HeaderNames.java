@@ -28,6 +28,13 @@ public final class HeaderNames {
     public static final String DEAD_LETTER_ORIGIN = "x-dead-letter-origin";
     /** Added on a dead letter that failed delivery: attempts made. */
     public static final String DEAD_LETTER_ATTEMPTS = "x-dead-letter-attempts";
+    /**
+     * Added on a dead letter sent without parts of the message, because the whole would not fit the dead-letter channel:
+     * {@code body}, or {@code body,key,headers}.
+     */
+    public static final String DEAD_LETTER_DROPPED = "x-dead-letter-dropped";
+    /** Added with {@link #DEAD_LETTER_DROPPED}: the sizes, the limit, and where the whole message can be fetched, if anywhere. */
+    public static final String DEAD_LETTER_DROPPED_DETAIL = "x-dead-letter-dropped-detail";
 
     /** Every dead-letter header starts with this. */
     public static final String DEAD_LETTER_PREFIX = "x-dead-letter-";

@@ -42,6 +42,9 @@ public final class BridgeMetrics implements ScriptTimings {
     static final String CANCELS = "bridge.cancels";
     static final String RESCHEDULES = "bridge.reschedules";
     static final String CANCELLED_ARRIVALS = "bridge.cancelled.arrivals";
+    static final String DEAD_LETTERS_TRIMMED = "bridge.dead.letters.trimmed";
+    static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
+    static final String DUPLICATE_IDS = "bridge.messages.duplicate.id";
 
     /** Where a cancel or reschedule came from. */
     public enum Via {
@@ -228,6 +231,24 @@ public final class BridgeMetrics implements ScriptTimings {
     }
 
     /** A message arrived whose id had been cancelled (the cancel overtook it): dropped. */
+    /**
+     * A dead letter went to its channel without parts of the message (the whole would not fit): {@code dropped} is
+     * {@code body} or {@code body,key,headers}.
+     */
+    public void deadLetterTrimmed(DeadLetterReason reason, String dropped) {
+        registry.counter(DEAD_LETTERS_TRIMMED, "reason", reason.code(), "dropped", dropped).increment();
+    }
+
+    /** The dead-letter channel refused a dead letter for good, even in its smallest form: it is kept only in Redis. */
+    public void deadLetterNotSent(DeadLetterReason reason) {
+        registry.counter(DEAD_LETTERS_NOT_SENT, "reason", reason.code()).increment();
+    }
+
+    /** An inbound message reused the id of a pending or in-flight message with a different payload (dead-lettered). */
+    public void duplicateIdConflict() {
+        registry.counter(DUPLICATE_IDS).increment();
+    }
+
     public void cancelledArrival() {
         registry.counter(CANCELLED_ARRIVALS).increment();
     }

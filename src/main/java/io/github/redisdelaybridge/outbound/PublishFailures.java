@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.outbound;
 
+import io.github.redisdelaybridge.outbound.client.MessageTooLargeException;
 import io.github.redisdelaybridge.outbound.client.PermanentPublishFailure;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -11,7 +12,8 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
  * {@code bridge.retry.max-age-ms}). Permanent:
  * <ul>
  *   <li>RabbitMQ returned the mandatory message as unroutable ({@code NO_ROUTE}: no queue bound for its routing key),
- *       a {@link PermanentPublishFailure};</li>
+ *       a {@link PermanentPublishFailure}, or refused it as larger than its {@code max_message_size}
+ *       ({@link MessageTooLargeException});</li>
  *   <li>Kafka: the record is larger than the producer or the topic accepts ({@link RecordTooLargeException}), the broker
  *       does not allow this producer to write to the topic ({@link TopicAuthorizationException}), or the topic name is not
  *       legal ({@link InvalidTopicException}).</li>
@@ -31,7 +33,17 @@ public final class PublishFailures {
     public static boolean isPermanent(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof PermanentPublishFailure || t instanceof RecordTooLargeException || t instanceof TopicAuthorizationException
-                    || t instanceof InvalidTopicException) {
+                    || t instanceof InvalidTopicException || t instanceof MessageTooLargeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when the broker refused the message for its size (a smaller form of it may still go). */
+    public static boolean isTooLarge(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RecordTooLargeException || t instanceof MessageTooLargeException) {
                 return true;
             }
         }

@@ -4,6 +4,7 @@ import static io.github.redisdelaybridge.store.Argv.number;
 import static io.github.redisdelaybridge.store.Argv.text;
 import static io.github.redisdelaybridge.store.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_BYTES;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 import static io.github.redisdelaybridge.store.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.SlotKey.IN_FLIGHT;
@@ -19,17 +20,18 @@ final class DeadLetterScript {
 
     /** {@code Returns: 1 when moved, -1 when the lease no longer matched}. */
     static final ScriptContract<Long> CONTRACT =
-            ScriptContract.returningInteger("deadLetter", IN_FLIGHT, PAYLOADS, ATTEMPTS, DEAD_LETTERS, DEAD_LETTER_INDEX, FAILING_SINCE);
+            ScriptContract.returningInteger("deadLetter", IN_FLIGHT, PAYLOADS, ATTEMPTS, DEAD_LETTERS, DEAD_LETTER_INDEX, FAILING_SINCE,
+                    DEAD_LETTER_BYTES);
 
     private DeadLetterScript() {
     }
 
     /**
      * ARGV: message member, lease token, dead-letter record, most records kept in the slot, their maximum age in ms, and
-     * the message id the record is kept under (the claimed id, or its stand-in).
+     * the message id the record is kept under (the claimed id, or its stand-in), most bytes of records kept in the slot.
      */
-    static ScriptCall<Long> call(Keys keys, ClaimedMessage message, byte[] record, long maxRecords, long maxAgeMs) {
+    static ScriptCall<Long> call(Keys keys, ClaimedMessage message, byte[] record, long maxRecords, long maxAgeMs, long maxBytes) {
         return CONTRACT.call(keys, message.slot(), Function.identity(), message.member(), number(message.leaseDeadline()), record,
-                number(maxRecords), number(maxAgeMs), text(message.messageId()));
+                number(maxRecords), number(maxAgeMs), text(message.messageId()), number(maxBytes));
     }
 }

@@ -164,7 +164,7 @@ public final class DelayStore {
      * (or its stand-in id). Returns 1, or -1 if this instance no longer held its lease.
      */
     public CompletableFuture<Long> deadLetter(ClaimedMessage message, byte[] record) {
-        return run(DeadLetterScript.call(keys, message, record, deadLettersPerSlot(), limits.deadLetterMaxAgeMs()));
+        return run(DeadLetterScript.call(keys, message, record, deadLettersPerSlot(), limits.deadLetterMaxAgeMs(), deadLetterBytesPerSlot()));
     }
 
     /** Keeps records of messages refused at ingest in the dead-letter store; keyed by message id. */
@@ -173,7 +173,8 @@ public final class DelayStore {
         recordsById.entrySet().forEach(e -> bySlot.computeIfAbsent(keys.slotOf(e.getKey()), s -> new ArrayList<>()).add(e));
         List<CompletableFuture<Long>> calls = new ArrayList<>();
         bySlot.forEach((slot, records) ->
-                calls.add(run(StoreDeadLettersScript.call(keys, slot, deadLettersPerSlot(), limits.deadLetterMaxAgeMs(), records))));
+                calls.add(run(StoreDeadLettersScript.call(keys, slot, deadLettersPerSlot(), limits.deadLetterMaxAgeMs(),
+                        deadLetterBytesPerSlot(), records))));
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     }
 
@@ -274,5 +275,9 @@ public final class DelayStore {
 
     private long deadLettersPerSlot() {
         return Math.max(1, limits.deadLetterMaxCount() / keys.slotCount());
+    }
+
+    private long deadLetterBytesPerSlot() {
+        return Math.max(1, limits.deadLetterMaxBytes() / keys.slotCount());
     }
 }

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.store;
 
 import static io.github.redisdelaybridge.store.Argv.text;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_BYTES;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 
 /**
@@ -11,7 +12,7 @@ import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 final class DeleteDeadLetterScript {
 
     /** {@code Returns: 1 when deleted, 0 when there was no such dead letter}. */
-    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("deleteDeadLetter", DEAD_LETTERS, DEAD_LETTER_INDEX);
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("deleteDeadLetter", DEAD_LETTERS, DEAD_LETTER_INDEX, DEAD_LETTER_BYTES);
 
     private DeleteDeadLetterScript() {
     }

@@ -170,11 +170,28 @@ public final class DurabilityBarrier {
                     if (!identity.equals(post.identity())) {
                         return false;
                     }
+                    if (failure != null && isReplicaNow(failure)) {
+                        // a Cluster failover this connection's topology had not seen when the batch began: the node taken for
+                        // the master is a replica (the old master, back). Its WAIT can never confirm: ask for the topology
+                        // again and have the batch written again, to the masters the new topology names.
+                        redis.refreshTopology();
+                        return false;
+                    }
                     if (failure != null) {
                         throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
                     }
                     return true;
                 });
+    }
+
+    /** {@code ERR WAIT cannot be used with replica instances}, and the like: the node is no longer a master. */
+    static boolean isReplicaNow(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("cannot be used with replica instances")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The connections a batch's writes go through, noted before the writes. */

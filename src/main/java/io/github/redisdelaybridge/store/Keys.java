@@ -112,9 +112,14 @@ public final class Keys {
         return key(slot, "dead");
     }
 
-    /** ZSET: member = message id, score = time it was dead-lettered (epoch ms). Bounded by count and age. */
+    /** ZSET: member = message id, score = time it was dead-lettered (epoch ms). Bounded by count, age and bytes. */
     public String deadLetterIndex(int slot) {
         return key(slot, "dead-index");
+    }
+
+    /** STRING: the sum of the lengths of the slot's dead-letter records, which the byte bound is checked against. */
+    public String deadLetterBytes(int slot) {
+        return key(slot, "dead-bytes");
     }
 
     /**

@@ -208,6 +208,17 @@ public final class RedisConnection implements AutoCloseable {
         return clusterConnection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
     }
 
+    /**
+     * Asks the cluster for its topology again (a node this connection took for a master answered as a replica: a failover
+     * it has not seen yet). Nothing to do on one server or through Sentinel.
+     */
+    CompletableFuture<Void> refreshTopology() {
+        if (client instanceof RedisClusterClient clusterClient) {
+            return clusterClient.refreshPartitionsAsync().toCompletableFuture().thenApply(done -> null);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
     /** Connections to every master: the one server, or each master of the cluster (for checking how they are configured). */
     CompletableFuture<List<MasterNode>> masterConnections() {
         StatefulConnection<byte[], byte[]> current = connection;

@@ -6,6 +6,7 @@ import static io.github.redisdelaybridge.store.Argv.number;
 import static io.github.redisdelaybridge.store.Argv.text;
 import static io.github.redisdelaybridge.store.SlotKey.CANCELLED;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_BYTES;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 import static io.github.redisdelaybridge.store.SlotKey.DELIVERED;
 import static io.github.redisdelaybridge.store.SlotKey.DUE;
@@ -23,7 +24,7 @@ final class ReplayDeadLetterScript {
 
     /** {@code Returns: the due time (epoch ms, >= 0)}, or one of the negative codes below. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("replayDeadLetter",
-            DEAD_LETTERS, DEAD_LETTER_INDEX, DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES);
+            DEAD_LETTERS, DEAD_LETTER_INDEX, DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES, DEAD_LETTER_BYTES);
 
     private ReplayDeadLetterScript() {
     }

@@ -67,6 +67,7 @@ final class ScheduleScript {
             case -2 -> Outcome.DUPLICATE_DELIVERED;
             case -3 -> Outcome.DELAY_TOO_LONG;
             case -4 -> Outcome.CANCELLED;
+            case -5 -> Outcome.DUPLICATE_ID;
             default -> throw new IllegalStateException("schedule.lua returned unknown code " + code);
         };
         return new ScheduleResult(outcome, -1);

@@ -14,6 +14,7 @@ enum SlotKey {
     CANCELLED("cancelled set", Keys::cancelled),
     DEAD_LETTERS("dead letters", Keys::deadLetters),
     DEAD_LETTER_INDEX("dead-letter index", Keys::deadLetterIndex),
+    DEAD_LETTER_BYTES("dead-letter bytes", Keys::deadLetterBytes),
     NAMES("names", Keys::names),
     FAILING_SINCE("failing since", Keys::failingSince),
     CLAIMS("claim records", Keys::claims);

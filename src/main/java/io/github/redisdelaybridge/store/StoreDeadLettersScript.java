@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.store;
 import static io.github.redisdelaybridge.store.Argv.number;
 import static io.github.redisdelaybridge.store.Argv.text;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTERS;
+import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_BYTES;
 import static io.github.redisdelaybridge.store.SlotKey.DEAD_LETTER_INDEX;
 
 import java.util.List;
@@ -16,17 +17,19 @@ import java.util.function.Function;
 final class StoreDeadLettersScript {
 
     /** {@code Returns: the number of records stored}. */
-    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("storeDeadLetters", DEAD_LETTERS, DEAD_LETTER_INDEX);
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("storeDeadLetters", DEAD_LETTERS, DEAD_LETTER_INDEX, DEAD_LETTER_BYTES);
 
     private StoreDeadLettersScript() {
     }
 
-    /** ARGV: most records kept in the slot, their maximum age in ms, then per record its message id and bytes. */
-    static ScriptCall<Long> call(Keys keys, int slot, long maxRecords, long maxAgeMs, List<Map.Entry<String, byte[]>> recordsById) {
-        byte[][] args = new byte[2 + 2 * recordsById.size()][];
+    /** ARGV: most records kept in the slot, their maximum age in ms, most bytes kept, then per record its message id and bytes. */
+    static ScriptCall<Long> call(Keys keys, int slot, long maxRecords, long maxAgeMs, long maxBytes,
+                                 List<Map.Entry<String, byte[]>> recordsById) {
+        byte[][] args = new byte[3 + 2 * recordsById.size()][];
         args[0] = number(maxRecords);
         args[1] = number(maxAgeMs);
-        int a = 2;
+        args[2] = number(maxBytes);
+        int a = 3;
         for (Map.Entry<String, byte[]> record : recordsById) {
             args[a++] = text(record.getKey());
             args[a++] = record.getValue();

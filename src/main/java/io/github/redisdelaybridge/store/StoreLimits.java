@@ -8,6 +8,13 @@ package io.github.redisdelaybridge.store;
  * @param cancelWindowMs      how long cancelled ids are remembered, so a message arriving after its cancel is dropped (0: not at all)
  * @param deadLetterMaxCount  dead-letter records kept, over all slots; the oldest go first
  * @param deadLetterMaxAgeMs  dead-letter records older than this are dropped
+ * @param deadLetterMaxBytes  bytes of dead-letter records kept, over all slots; the oldest go first
  */
-public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
+public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs,
+                          long deadLetterMaxBytes) {
+
+    /** Dead letters bounded by count and age only (the byte bound at its largest). */
+    public StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
+        this(maxDelayMs, dedupeWindowMs, cancelWindowMs, deadLetterMaxCount, deadLetterMaxAgeMs, Long.MAX_VALUE / 2);
+    }
 }

@@ -93,6 +93,9 @@ class BridgeSettingsTest {
         config.put("bridge.retry.max-ms", "900");
         config.put("bridge.retry.max-age-ms", "7000");
         config.put("bridge.retry.max-attempts", "4");
+        config.put("bridge.dead-letter.kafka-max-bytes", "20000");
+        config.put("bridge.dead-letter.rabbitmq-max-bytes", "30000");
+        config.put("bridge.dead-letter.keep-max-bytes", "40000000");
         config.put("bridge.metrics.overdue-threshold-ms", "2500");
         config.put("bridge.metrics.cache-ms", "100");
         config.put("bridge.health.dispatch-stall-ms", "45000");
@@ -102,8 +105,8 @@ class BridgeSettingsTest {
         assertThat(read).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, true, 3_600_000, 4096,
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70), new RetryPolicy(10, 1.5, 900, 7_000, 4),
-                read.rabbitMq(), "s3cret", read.redisExpectations(), LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(),
-                new ObserveSettings(2_500, 100, 45_000)));
+                read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
+                LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000)));
     }
 
     @Test
@@ -242,6 +245,25 @@ class BridgeSettingsTest {
 
     private BridgeSettings settings() {
         return BridgeSettings.from(config::get);
+    }
+
+    @Test
+    void deadLetterLimitsTooSmallForWhatMustFitAreRefused() {
+        config.put("bridge.dead-letter.kafka-max-bytes", "1000");
+        assertFailsNaming("bridge.dead-letter.kafka-max-bytes");
+        config.remove("bridge.dead-letter.kafka-max-bytes");
+
+        config.put("bridge.dead-letter.rabbitmq-max-bytes", "16383");
+        assertFailsNaming("bridge.dead-letter.rabbitmq-max-bytes");
+        config.remove("bridge.dead-letter.rabbitmq-max-bytes");
+
+        // each slot's share must hold four of the largest records (payload.max-bytes + 64 KiB)
+        config.put("bridge.payload.max-bytes", "1000000");
+        config.put("bridge.redis.slots", "4");
+        config.put("bridge.dead-letter.keep-max-bytes", "10000000");
+        assertFailsNaming("bridge.dead-letter.keep-max-bytes");
+        config.put("bridge.dead-letter.keep-max-bytes", Long.toString(4 * 4 * (1_000_000 + 65_536)));
+        assertThat(settings().deadLetterLimits().keepMaxBytes()).isEqualTo(4 * 4 * (1_000_000 + 65_536));
     }
 
     private void assertFailsNaming(String key) {

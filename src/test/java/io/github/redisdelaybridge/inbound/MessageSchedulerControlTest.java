@@ -71,7 +71,7 @@ class MessageSchedulerControlTest {
                 deadLettered.add(deadLetter);
             }
             return CompletableFuture.completedFuture(null);
-        }, store);
+        }, store, 1 << 20, new BridgeMetrics(meters));
         scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
     }
 

@@ -101,6 +101,38 @@ class DeadLetterStoreTest {
         assertThat(inspector.sync().hexists(keys.deadLetters(0), "m-1")).isTrue();
     }
 
+    @Test
+    void theStoreKeepsItsRecordsWithinItsBytesOldestDroppedFirst() {
+        DelayStore store = new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 50_000));
+        for (int i = 0; i < 12; i++) {
+            String id = String.format("b%02d", i);
+            store.storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetterOfBytes(id, 10_000)))).join();
+        }
+
+        // 12 records of about 10 KB, a budget of 50 KB: the newest four remain, and the count says what they hold
+        assertThat(inspector.sync().zrange(keys.deadLetterIndex(0), 0, -1)).containsExactly("b08", "b09", "b10", "b11");
+        long held = inspector.sync().hkeys(keys.deadLetters(0)).stream().mapToLong(id -> inspector.sync().hstrlen(keys.deadLetters(0), id)).sum();
+        assertThat(Long.parseLong(inspector.sync().get(keys.deadLetterBytes(0)))).isEqualTo(held).isLessThanOrEqualTo(50_000);
+    }
+
+    @Test
+    void replacingAndDeletingARecordKeepTheByteCountInStep() {
+        DelayStore store = new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 1_000_000));
+        store.storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 5_000)))).join();
+        store.storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 2_000)))).join();
+        long afterReplace = Long.parseLong(inspector.sync().get(keys.deadLetterBytes(0)));
+
+        store.deleteDeadLetter("r").join();
+
+        assertThat(afterReplace).isBetween(2_000L, 2_500L);
+        assertThat(inspector.sync().get(keys.deadLetterBytes(0))).isEqualTo("0");
+    }
+
+    private static DeadLetter deadLetterOfBytes(String id, int bodyBytes) {
+        return new DeadLetter(id, DeadLetterReason.PAYLOAD_TOO_LARGE, "big", "kafka:in/0@1", "", 0, null, List.of(), Map.of(),
+                new byte[bodyBytes]);
+    }
+
     private DelayStore store(long maxCount, long maxAgeMs) {
         return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, maxCount, maxAgeMs));
     }

@@ -94,12 +94,33 @@ class DelayStoreTest {
     }
 
     @Test
-    void duplicateOfPendingIdIsNotStoredAgainAndKeepsTheFirstEnvelope() throws Exception {
+    void copyOfPendingMessageIsNotStoredAgainWhateverItsDueTime() throws Exception {
+        ScheduleResult first = schedule("m-1", new DueTime.At(1_000), "same");
+
+        ScheduleResult second = schedule("m-1", new DueTime.AfterDelay(600_000), "same");
+
+        assertThat(second).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_PENDING, -1));
+        assertThat(dueScore(0, "m-1")).isEqualTo(first.dueAt());
+    }
+
+    @Test
+    void copyFromAnotherOriginIsStillACopy() throws Exception {
+        schedule("m-1", new DueTime.At(1_000), "same");
+        Envelope resent = new Envelope("m-1", "kafka:out", "kafka:delay.inbound/3@9999", null, List.of(), Map.of(),
+                "same".getBytes(StandardCharsets.UTF_8));
+
+        List<ScheduleResult> results = await(store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.At(1_000), resent))));
+
+        assertThat(results).extracting(ScheduleResult::outcome).containsExactly(Outcome.DUPLICATE_PENDING);
+    }
+
+    @Test
+    void reusedIdWithAnotherPayloadIsToldApartAndKeepsTheFirstEnvelope() throws Exception {
         ScheduleResult first = schedule("m-1", new DueTime.At(1_000), "first");
 
         ScheduleResult second = schedule("m-1", new DueTime.AfterDelay(600_000), "second");
 
-        assertThat(second).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_PENDING, -1));
+        assertThat(second).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_ID, -1));
         assertThat(dueScore(0, "m-1")).isEqualTo(first.dueAt());
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
         assertThat(bodyOf(claimed)).isEqualTo("first");
@@ -119,7 +140,7 @@ class DelayStoreTest {
         List<ScheduleResult> results = await(store.schedule(List.of(
                 request("m-1", new DueTime.At(1_000), "first"), request("m-1", new DueTime.At(2_000), "second"))));
 
-        assertThat(results).extracting(ScheduleResult::outcome).containsExactly(Outcome.SCHEDULED, Outcome.DUPLICATE_PENDING);
+        assertThat(results).extracting(ScheduleResult::outcome).containsExactly(Outcome.SCHEDULED, Outcome.DUPLICATE_ID);
         assertThat(bodyOf(claim(0, 10).messages().get(0))).isEqualTo("first");
     }
 
@@ -150,7 +171,7 @@ class DelayStoreTest {
         for (int i = 0; i < 1_000; i++) {
             requests.add(request("m-" + i, new DueTime.At(10_000 + i), "b"));
         }
-        requests.add(3, request("already-there", new DueTime.At(1_000), "b"));
+        requests.add(3, request("already-there", new DueTime.At(1_000), "body of already-there"));
         requests.add(500, request("too-late", new DueTime.At(now + 2 * MAX_DELAY_MS), "b"));
 
         List<ScheduleResult> results = await(store.schedule(requests));

@@ -10,34 +10,101 @@ import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of the test's own: {@code masters} redis-server processes in cluster mode on free
- * loopback ports, joined by {@code redis-cli --cluster create} with no replicas.
+ * loopback ports, joined by {@code redis-cli --cluster create}, with no replicas or with one replica per master
+ * (a replica promoted when its master fails, after the node timeout).
  */
 public final class RedisClusterProcesses implements AutoCloseable {
 
     private final List<Integer> ports = new ArrayList<>();
     private final List<ChildProcess> servers = new ArrayList<>();
 
+    private final int masters;
+
     public RedisClusterProcesses(int masters) throws IOException, InterruptedException {
-        for (int i = 0; i < masters; i++) {
+        this(masters, 0, 15_000);
+    }
+
+    /** @param replicasPerMaster 0 or 1; the first {@code masters} ports are the masters */
+    public RedisClusterProcesses(int masters, int replicasPerMaster, long nodeTimeoutMs) throws IOException, InterruptedException {
+        this.masters = masters;
+        for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
             int port = FreePorts.next();
             Path dir = Files.createTempDirectory("redis-cluster-" + port);
             ports.add(port);
             servers.add(new ChildProcess("redis-cluster-" + port, List.of("redis-server", "--port", Integer.toString(port),
                     "--bind", "127.0.0.1", "--dir", dir.toString(), "--cluster-enabled", "yes",
-                    "--cluster-config-file", dir.resolve("nodes.conf").toString(), "--save", "", "--appendonly", "no"), Map.of()).start());
+                    "--cluster-config-file", dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", Long.toString(nodeTimeoutMs),
+                    "--save", "", "--appendonly", "no"), Map.of()).start());
         }
         for (int port : ports) {
             awaitPong(port);
         }
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
         ports.forEach(port -> create.add("127.0.0.1:" + port));
-        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+        create.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
         Process process = new ProcessBuilder(create).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
         if (process.waitFor() != 0 || !output.contains("[OK] All 16384 slots covered")) {
             throw new IllegalStateException("redis-cli --cluster create failed:\n" + output);
         }
         awaitClusterOk();
+        if (replicasPerMaster > 0) {
+            awaitReplicasInSync();
+        }
+    }
+
+    /** The ports of the nodes that are masters now. */
+    public List<Integer> masterPorts() throws IOException, InterruptedException {
+        List<Integer> now = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            if (servers.get(i).isAlive() && cli(ports.get(i), "ROLE").startsWith("master")) {
+                now.add(ports.get(i));
+            }
+        }
+        return now;
+    }
+
+    /** SIGKILL of the node on {@code port}: what it had not replicated is gone. */
+    public void crash(int port) throws InterruptedException {
+        servers.get(ports.indexOf(port)).kill();
+    }
+
+    /** Starts the crashed node on {@code port} again, with its cluster config: it rejoins as the replica of its successor. */
+    public void restart(int port) throws IOException, InterruptedException {
+        servers.get(ports.indexOf(port)).start();
+        awaitPong(port);
+    }
+
+    /** Waits until the cluster serves every slot again without the node on {@code deadPort}: its replica was promoted. */
+    public void awaitFailover(int deadPort, java.time.Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            boolean ok = true;
+            for (int i = 0; i < ports.size(); i++) {
+                if (ports.get(i) != deadPort && servers.get(i).isAlive()) {
+                    ok &= cli(ports.get(i), "CLUSTER", "INFO").contains("cluster_state:ok");
+                }
+            }
+            if (ok && masterPorts().size() == masters) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("no replica took over from the node on " + deadPort + " within " + timeout);
+    }
+
+    private void awaitReplicasInSync() throws IOException, InterruptedException {
+        for (int i = 0; i < 300; i++) {
+            boolean synced = true;
+            for (int port : ports.subList(masters, ports.size())) {
+                synced &= cli(port, "INFO", "replication").contains("master_link_status:up");
+            }
+            if (synced) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the replicas did not sync with their masters");
     }
 
     /** Seed nodes, comma-separated, for bridge.redis.uri. */

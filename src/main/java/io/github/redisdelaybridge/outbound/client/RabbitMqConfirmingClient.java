@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -300,12 +302,27 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
     private static final class Pending {
         final String returnKey;
         final CompletableFuture<Void> outcome;
+        final int bodyLength;
         volatile String returned;
 
-        Pending(String returnKey, CompletableFuture<Void> outcome) {
+        Pending(String returnKey, CompletableFuture<Void> outcome, int bodyLength) {
             this.returnKey = returnKey;
             this.outcome = outcome;
+            this.bodyLength = bodyLength;
         }
+    }
+
+    /** RabbitMQ's text when it refuses a message for its size (rabbit_channel, 406 PRECONDITION_FAILED). */
+    private static final Pattern TOO_LARGE =
+            Pattern.compile("message size (\\d+) is larger than configured max size (\\d+)");
+
+    /** The broker's max_message_size when the channel was closed for a message too large, else -1. */
+    static long maxSizeRefused(ShutdownSignalException cause) {
+        if (cause == null || closeCode(cause) != AMQP.PRECONDITION_FAILED) {
+            return -1;
+        }
+        Matcher matcher = TOO_LARGE.matcher(describe(cause));
+        return matcher.find() ? Long.parseLong(matcher.group(2)) : -1;
     }
 
     /** One confirm-mode channel and the publishes that await their confirm on it. */
@@ -329,7 +346,7 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
         void publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body, CompletableFuture<Void> outcome)
                 throws IOException {
             long sequence = channel.getNextPublishSeqNo();
-            Pending publish = new Pending(returnKey(exchange, routingKey, properties), outcome);
+            Pending publish = new Pending(returnKey(exchange, routingKey, properties), outcome, body.length);
             pending.put(sequence, publish);
             try {
                 channel.basicPublish(exchange, routingKey, true, properties, body);
@@ -393,10 +410,15 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
 
         private void failAll(ShutdownSignalException cause) {
             String detail = cause == null ? "channel closed" : "channel closed: " + describe(cause);
+            long maxSize = maxSizeRefused(cause);
             while (!pending.isEmpty()) {
                 Map.Entry<Long, Pending> first = pending.pollFirstEntry();
                 if (first != null) {
-                    first.getValue().outcome.completeExceptionally(new RabbitMqPublishException(detail));
+                    Pending publish = first.getValue();
+                    // the close names one message too large; the others on the channel were fine and are retried
+                    publish.outcome.completeExceptionally(maxSize >= 0 && publish.bodyLength > maxSize
+                            ? new MessageTooLargeException(describe(cause) + ": RabbitMQ refuses messages larger than its max_message_size")
+                            : new RabbitMqPublishException(detail));
                 }
             }
         }
