@@ -48,6 +48,7 @@ import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -118,6 +119,8 @@ public final class BridgeBeans implements CamelConfiguration {
         BooleanSupplier stopping = () -> context.isStopping() || context.isStopped();
 
         MeterRegistry meterRegistry = meterRegistry(context);
+        // the producer's per-topic meters carry a label per target topic: as many series as topics messages name
+        meterRegistry.config().meterFilter(MeterFilter.denyNameStartsWith("kafka.producer.topic"));
         BridgeMetrics metrics = new BridgeMetrics(meterRegistry);
         JvmMeters jvmMeters = new JvmMeters().bindTo(meterRegistry);
         RedisExpectations expectations = settings.redisExpectations();

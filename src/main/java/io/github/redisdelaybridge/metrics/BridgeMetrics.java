@@ -45,6 +45,8 @@ public final class BridgeMetrics implements ScriptTimings {
     static final String DEAD_LETTERS_TRIMMED = "bridge.dead.letters.trimmed";
     static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
     static final String DUPLICATE_IDS = "bridge.messages.duplicate.id";
+    /** What a dead letter too large for its channel goes without (the values of {@link #deadLetterTrimmed}'s label). */
+    static final java.util.List<String> TRIMMED_PARTS = java.util.List.of("body", "body,key,headers");
 
     /** Where a cancel or reschedule came from. */
     public enum Via {
@@ -112,6 +114,13 @@ public final class BridgeMetrics implements ScriptTimings {
                     .description("messages sent to the dead-letter channel").register(registry));
         }
         registry.counter(CANCELLED_ARRIVALS);
+        registry.counter(DUPLICATE_IDS);
+        for (DeadLetterReason reason : DeadLetterReason.values()) {
+            for (String dropped : TRIMMED_PARTS) {
+                registry.counter(DEAD_LETTERS_TRIMMED, "reason", reason.code(), "dropped", dropped);
+            }
+            registry.counter(DEAD_LETTERS_NOT_SENT, "reason", reason.code());
+        }
         // every outcome from the start, so a scrape shows the families (and rate() sees the first one) before any happens
         for (Via via : Via.values()) {
             for (CancelOutcome outcome : CancelOutcome.values()) {
@@ -230,7 +239,6 @@ public final class BridgeMetrics implements ScriptTimings {
         registry.counter(RESCHEDULES, "outcome", code(outcome), "via", via.code()).increment();
     }
 
-    /** A message arrived whose id had been cancelled (the cancel overtook it): dropped. */
     /**
      * A dead letter went to its channel without parts of the message (the whole would not fit): {@code dropped} is
      * {@code body} or {@code body,key,headers}.
@@ -249,6 +257,7 @@ public final class BridgeMetrics implements ScriptTimings {
         registry.counter(DUPLICATE_IDS).increment();
     }
 
+    /** A message arrived whose id had been cancelled (the cancel overtook it): dropped. */
     public void cancelledArrival() {
         registry.counter(CANCELLED_ARRIVALS).increment();
     }

@@ -62,8 +62,8 @@ class ObserveMetricsTest {
                     "x-message-id", NAME + "-later-" + i));
         }
         kafka.flush();
-        // the same id again: a duplicate of a pending message, not stored
-        kafka.sendAndWait(INBOUND, null, bytes("again"), Map.of("x-delay", Long.toString(HOUR_MS), "x-target", "kafka:" + KAFKA_TARGET,
+        // the same message again (same id and payload): a duplicate of a pending message, not stored
+        kafka.sendAndWait(INBOUND, null, bytes("later 0"), Map.of("x-delay", Long.toString(HOUR_MS), "x-target", "kafka:" + KAFKA_TARGET,
                 "x-message-id", NAME + "-later-0"));
         for (int i = 0; i < 3; i++) {
             kafka.sendAndWait(INBOUND, null, bytes("now " + i), Map.of("x-delay", "0", "x-target", "kafka:" + KAFKA_TARGET));
