@@ -41,6 +41,13 @@ final class KafkaLoad {
     static int publishSteady(KafkaProducer<byte[], byte[]> producer, String topic, int ratePerSecond, long durationMs,
                              byte[] payload, List<Header> headers) {
         int total = (int) (ratePerSecond * durationMs / 1000);
+        paced(ratePerSecond, total, i -> producer.send(new ProducerRecord<byte[], byte[]>(topic, null, (byte[]) null, payload, headers)));
+        producer.flush();
+        return total;
+    }
+
+    /** Calls {@code send} {@code total} times at {@code ratePerSecond}, spread evenly, caught up in bursts if it falls behind. */
+    static <E extends Exception> void paced(int ratePerSecond, int total, Send<E> send) throws E {
         long start = System.nanoTime();
         double intervalNanos = 1e9 / ratePerSecond;
         for (int i = 0; i < total; i++) {
@@ -49,9 +56,12 @@ final class KafkaLoad {
             if (wait > 200_000) {
                 LockSupport.parkNanos(wait);
             }
-            producer.send(new ProducerRecord<byte[], byte[]>(topic, null, (byte[]) null, payload, headers));
+            send.send(i);
         }
-        producer.flush();
-        return total;
+    }
+
+    /** One send of a paced load. */
+    interface Send<E extends Exception> {
+        void send(int index) throws E;
     }
 }

@@ -8,7 +8,6 @@ import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Precision of RabbitMQ-inbound messages: published to the bridge's inbound queue at a steady rate with a 1 s delay,
@@ -78,19 +77,9 @@ final class RabbitMqPrecisionScenario {
             channel.confirmSelect();
             CpuMeter cpu = env.cpu();
             int total = (int) (rate * stepMs / 1000);
-            long start = System.nanoTime();
-            double intervalNanos = 1e9 / rate;
-            for (int i = 0; i < total; i++) {
-                long sendAt = start + (long) (i * intervalNanos);
-                long wait = sendAt - System.nanoTime();
-                if (wait > 200_000) {
-                    LockSupport.parkNanos(wait);
-                }
-                AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().deliveryMode(2).headers(Map.of(
-                        "x-delay", (int) DELAY_MS, "x-target", "kafka:" + target,
-                        ArrivalRecorder.INTENDED_DUE_AT, Long.toString(System.currentTimeMillis() + DELAY_MS))).build();
-                channel.basicPublish("", queue, properties, env.payload());
-            }
+            KafkaLoad.paced(rate, total, i -> channel.basicPublish("", queue, new AMQP.BasicProperties.Builder().deliveryMode(2)
+                    .headers(Map.of("x-delay", (int) DELAY_MS, "x-target", "kafka:" + target,
+                            ArrivalRecorder.INTENDED_DUE_AT, Long.toString(System.currentTimeMillis() + DELAY_MS))).build(), env.payload()));
             channel.waitForConfirmsOrDie(60_000);
             arrivals.await(total, DELAY_MS + 60_000);
             return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.fromIntendedDue, cpu.stop());
