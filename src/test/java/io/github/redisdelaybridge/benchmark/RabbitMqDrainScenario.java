@@ -3,10 +3,8 @@ package io.github.redisdelaybridge.benchmark;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +24,7 @@ final class RabbitMqDrainScenario {
 
     static Result ceiling(BenchEnvironment env, String name, int count) throws Exception {
         String queue = env.prefix(name) + ".target";
-        try (Connection connection = connections().newConnection("bench-publish-ceiling")) {
+        try (Connection connection = RabbitMqBench.connections().newConnection("bench-publish-ceiling")) {
             Channel channel = connection.createChannel();
             channel.queueDeclare(queue, true, false, false, null);
             channel.confirmSelect();
@@ -51,15 +49,8 @@ final class RabbitMqDrainScenario {
     static Result bridge(BenchEnvironment env, String name, int count) throws Exception {
         String queue = env.prefix(name) + ".target";
         BridgeRedis redis = env.standaloneRedis();
-        Map<String, String> settings = env.bridgeSettings(name, env.topic(name, "unused-inbound"));
-        settings.putAll(redis.bridgeSettings());
-        settings.put("bridge.rabbitmq.enabled", "true");
-        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
-        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
-        settings.put("bridge.rabbitmq.inbound-queues", env.prefix(name) + ".inbound");
-        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + env.prefix(name) + ".dlq");
-        env.createTopics(1, env.topic(name, "unused-inbound"));
-        try (Connection connection = connections().newConnection("bench-drain-check")) {
+        Map<String, String> settings = RabbitMqBench.bridgeSettings(env, name, env.prefix(name) + ".inbound");
+        try (Connection connection = RabbitMqBench.connections().newConnection("bench-drain-check")) {
             Channel channel = connection.createChannel();
             channel.queueDeclare(queue, true, false, false, null);
             List<BridgeInstance> bridges = env.startBridges(settings, 1);
@@ -97,10 +88,4 @@ final class RabbitMqDrainScenario {
         }
     }
 
-    private static ConnectionFactory connections() {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitMqTestClient.HOST);
-        factory.setPort(RabbitMqTestClient.PORT);
-        return factory;
-    }
 }

@@ -3,12 +3,10 @@ package io.github.redisdelaybridge.benchmark;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +32,7 @@ final class RabbitMqIngestScenario {
     /** A plain consume-and-ack pass-through with the bridge's default channels and prefetch. */
     static Result ceiling(BenchEnvironment env, String name, int count, int channels, int prefetch) throws Exception {
         String queue = env.prefix(name) + ".inbound";
-        try (Connection connection = connections().newConnection("bench-ceiling")) {
+        try (Connection connection = RabbitMqBench.connections().newConnection("bench-ceiling")) {
             preload(connection, queue, count, env.payload(), env.topic(name, "target"));
             AtomicInteger acked = new AtomicInteger();
             AtomicLong first = new AtomicLong();
@@ -77,15 +75,9 @@ final class RabbitMqIngestScenario {
         String queue = env.prefix(name) + ".inbound";
         BridgeRedis redis = env.standaloneRedis();
         Keys keys = redis.keys(env.prefix(name));
-        Map<String, String> settings = env.bridgeSettings(name, env.topic(name, "unused-inbound"));
-        settings.putAll(redis.bridgeSettings());
-        settings.put("bridge.rabbitmq.enabled", "true");
-        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
-        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
-        settings.put("bridge.rabbitmq.inbound-queues", queue);
-        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + env.prefix(name) + ".dlq");
-        env.createTopics(1, env.topic(name, "unused-inbound"), env.topic(name, "target"));
-        try (Connection connection = connections().newConnection("bench-load")) {
+        Map<String, String> settings = RabbitMqBench.bridgeSettings(env, name, queue);
+        env.createTopics(1, env.topic(name, "target"));
+        try (Connection connection = RabbitMqBench.connections().newConnection("bench-load")) {
             preload(connection, queue, count, env.payload(), env.topic(name, "target"));
             CpuMeter cpu = env.cpu();
             List<BridgeInstance> bridges = env.startBridges(settings, 1);
@@ -109,12 +101,6 @@ final class RabbitMqIngestScenario {
         }
     }
 
-    private static ConnectionFactory connections() {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitMqTestClient.HOST);
-        factory.setPort(RabbitMqTestClient.PORT);
-        return factory;
-    }
 
     /** Fills the queue with {@code count} persistent messages, published with confirms. */
     private static void preload(Connection connection, String queue, int count, byte[] payload, String targetTopic) throws Exception {

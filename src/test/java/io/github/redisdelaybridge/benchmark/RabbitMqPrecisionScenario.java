@@ -5,7 +5,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.util.List;
 import java.util.Map;
 
@@ -39,17 +38,8 @@ final class RabbitMqPrecisionScenario {
     static Step measure(BenchEnvironment env, int rate, long stepMs, long warmupMs) throws Exception {
         String name = "rmq-precision";
         String queue = env.prefix(name) + ".inbound";
-        Map<String, String> settings = env.bridgeSettings(name, env.topic(name, "unused-inbound"));
-        settings.putAll(env.standaloneRedis().bridgeSettings());
-        settings.put("bridge.rabbitmq.enabled", "true");
-        settings.put("bridge.rabbitmq.host", RabbitMqTestClient.HOST);
-        settings.put("bridge.rabbitmq.port", Integer.toString(RabbitMqTestClient.PORT));
-        settings.put("bridge.rabbitmq.inbound-queues", queue);
-        settings.put("bridge.rabbitmq.dead-letter-channel", "rabbitmq:/" + env.prefix(name) + ".dlq");
-        env.createTopics(1, env.topic(name, "unused-inbound"));
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitMqTestClient.HOST);
-        factory.setPort(RabbitMqTestClient.PORT);
+        Map<String, String> settings = RabbitMqBench.bridgeSettings(env, name, queue);
+        ConnectionFactory factory = RabbitMqBench.connections();
         List<BridgeInstance> bridges = env.startBridges(settings, 1);
         try (Connection connection = factory.newConnection("bench-precision-load")) {
             Step unrecorded = step(env, connection, name + "-warmup", queue, rate, stepMs, warmupMs);
