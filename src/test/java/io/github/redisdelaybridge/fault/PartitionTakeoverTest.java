@@ -39,7 +39,6 @@ class PartitionTakeoverTest {
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
              TargetCollector collector = new TargetCollector(kafka, name + ".target", settings.get("bridge.dead-letter.kafka-topic"));
              ChildProcess survivor = BridgeProcess.start(name + "-a", withId(settings, name + "-a"))) {
-            kafka.createTopics(1, name + ".target");
             Set<Integer> partitionsOfTheKilled;
             try (ChildProcess killed = BridgeProcess.start(name + "-b", withId(settings, name + "-b"))) {
                 partitionsOfTheKilled = partitionsOf(name + "-b", awaitMembers(kafka, name));
@@ -69,7 +68,6 @@ class PartitionTakeoverTest {
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
              TargetCollector collector = new TargetCollector(kafka, name + ".target", settings.get("bridge.dead-letter.kafka-topic"));
              ChildProcess survivor = BridgeProcess.start(name + "-a", withId(settings, name + "-a"))) {
-            kafka.createTopics(1, name + ".target");
             Set<Integer> partitionsOfTheStopped;
             long stoppedAt;
             try (ChildProcess stopped = BridgeProcess.start(name + "-b", withId(settings, name + "-b"))) {
@@ -97,6 +95,7 @@ class PartitionTakeoverTest {
         settings.remove("camel.management.port");
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
             kafka.createTopics(PARTITIONS, settings.get("bridge.kafka.inbound-topics"));
+            kafka.createTopics(1, name + ".target");
         }
         return settings;
     }
