@@ -153,11 +153,18 @@ public final class BridgeBeans implements CamelConfiguration {
         Map<String, Object> producerProperties = new LinkedHashMap<>();
         producerProperties.put("max.request.size", (int) settings.kafkaMaxRequestBytes());
         producerProperties.putAll(settings.kafkaClients().forProducer());
-        // one producer for targets and dead letters alike, so both go over the same secured connection
-        KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), "redis-delay-bridge-" + settings.instanceId(),
+        String kafkaClientId = "redis-delay-bridge-" + settings.instanceId();
+        KafkaProducerClient kafka = new KafkaProducerClient(settings.kafkaBootstrapServers(), kafkaClientId,
                 producerProperties, settings.kafkaClients().forProducerAdmin(), settings.kafkaAllowTopicAutoCreation());
+        // dead letters have a producer of their own that never batches them (see KafkaDeadLetterChannel.producerProperties),
+        // with the same properties otherwise, so both go over connections secured alike
+        KafkaProducerClient deadLetterKafka = new KafkaProducerClient(settings.kafkaBootstrapServers(),
+                kafkaClientId + KafkaDeadLetterChannel.CLIENT_ID_SUFFIX, KafkaDeadLetterChannel.producerProperties(producerProperties),
+                settings.kafkaClients().forProducerAdmin(), settings.kafkaAllowTopicAutoCreation());
         AutoCloseable kafkaProducerMeters = kafka.metrics();
         ((io.micrometer.core.instrument.binder.MeterBinder) kafkaProducerMeters).bindTo(meterRegistry);
+        AutoCloseable deadLetterProducerMeters = deadLetterKafka.metrics();
+        ((io.micrometer.core.instrument.binder.MeterBinder) deadLetterProducerMeters).bindTo(meterRegistry);
         KafkaComponent kafkaComponent = context.getComponent("kafka", KafkaComponent.class);
         // the inbound endpoints copy the component's configuration; its additional properties are applied last, over
         // the endpoint's own options
@@ -170,7 +177,7 @@ public final class BridgeBeans implements CamelConfiguration {
         consumerProperties.putAll(settings.kafkaClients().forConsumer());
         kafkaComponent.getConfiguration().setAdditionalProperties(consumerProperties);
         DeadLetterLimits deadLetterLimits = settings.deadLetterLimits();
-        DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(kafka, settings.kafkaDeadLetterTopic(),
+        DeadLetterChannel kafkaDeadLetters = new KafkaDeadLetterChannel(deadLetterKafka, settings.kafkaDeadLetterTopic(),
                 RabbitMqWiring.kafkaDeadLetterLimit(deadLetterLimits));
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
                 ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings, meterRegistry),
@@ -178,7 +185,7 @@ public final class BridgeBeans implements CamelConfiguration {
                         "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
-                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, kafka, rabbitMq,
+                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings, deadLetterKafka, rabbitMq,
                 deadLetterLimits));
         BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
                 rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
@@ -261,8 +268,10 @@ public final class BridgeBeans implements CamelConfiguration {
             protected void doStop() throws Exception {
                 dispatcher.close();
                 kafkaProducerMeters.close();
+                deadLetterProducerMeters.close();
                 jvmMeters.close();
                 kafka.close();
+                deadLetterKafka.close();
                 if (rabbitMq != null) {
                     rabbitMq.close();
                 }

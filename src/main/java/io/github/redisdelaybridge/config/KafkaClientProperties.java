@@ -17,10 +17,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * Kafka client properties passed through as they are, so that any broker's security (TLS, SASL, OAuth) can be
  * configured without a setting of the bridge's own for each:
  * <ul>
- *   <li>{@code bridge.kafka.client.<property>}: every Kafka client of the bridge (inbound consumers, the producer of
- *       targets and dead letters, the admin client that looks topics up);</li>
+ *   <li>{@code bridge.kafka.client.<property>}: every Kafka client of the bridge (inbound consumers, the producers of
+ *       targets and of dead letters, the admin clients that look topics up);</li>
  *   <li>{@code bridge.kafka.consumer.<property>}: the inbound consumers, over the client family;</li>
- *   <li>{@code bridge.kafka.producer.<property>}: the producer (targets and dead letters), over the client family.</li>
+ *   <li>{@code bridge.kafka.producer.<property>}: the producers (targets, dead letters), over the client family; the
+ *       dead letters' never batches, whatever {@code batch.size} says ({@code KafkaDeadLetterChannel.producerProperties}).</li>
  * </ul>
  * A key ending in {@code -file} names a file whose content is the value ({@code bridge.kafka.client.sasl.jaas.config-file}),
  * for secrets. As environment variables: {@code BRIDGE_KAFKA_CLIENT_SECURITY_PROTOCOL}, ... ({@code _} for {@code .};
@@ -135,7 +136,7 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
         return merged(ConsumerConfig.configNames(), consumer);
     }
 
-    /** For the producer of targets and dead letters. */
+    /** For the producer of targets, and (without batching) that of dead letters. */
     public Map<String, Object> forProducer() {
         return merged(ProducerConfig.configNames(), producer);
     }

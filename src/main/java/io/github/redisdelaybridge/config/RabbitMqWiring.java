@@ -29,11 +29,12 @@ final class RabbitMqWiring {
     private RabbitMqWiring() {
     }
 
-    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaProducerClient kafka, RabbitMqConfirmingClient rabbitMq,
+    /** @param deadLetterKafka the producer of the Kafka dead-letter channel (not that of the targets) */
+    static DeadLetterChannel originDeadLetters(RabbitMqSettings settings, KafkaProducerClient deadLetterKafka, RabbitMqConfirmingClient rabbitMq,
                                                DeadLetterLimits limits) {
         Target channel = Target.parse(settings.deadLetterChannel());
         if (channel instanceof Target.Kafka topic) {
-            return new KafkaDeadLetterChannel(kafka, topic.topic(), kafkaDeadLetterLimit(limits));
+            return new KafkaDeadLetterChannel(deadLetterKafka, topic.topic(), kafkaDeadLetterLimit(limits));
         }
         Target.RabbitMq exchange = (Target.RabbitMq) channel;
         return new RabbitMqDeadLetterChannel(rabbitMq, exchange.exchange(), exchange.routingKey(),
