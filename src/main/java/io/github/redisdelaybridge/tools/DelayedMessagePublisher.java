@@ -225,12 +225,17 @@ public final class DelayedMessagePublisher {
         }
     }
 
-    /** Nobody listening is not the same failure as a broker refusing the login, the virtual host or the TLS handshake. */
+    /** Nobody listening is not the same failure as a TLS handshake that fails, or a broker refusing the login or the virtual host. */
     private static String notConnected(String where, RabbitMqSettings rabbitMq, Exception e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof java.net.SocketTimeoutException
                     || t instanceof java.net.UnknownHostException || t instanceof java.net.NoRouteToHostException) {
                 return "no RabbitMQ broker answers at " + where + " (" + oneLine(e) + ")";
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return "RabbitMQ at " + where + ": the TLS handshake failed (" + causes(e) + ")";
             }
         }
         return "RabbitMQ at " + where + " did not let user '" + rabbitMq.username() + "' into virtual host '" + rabbitMq.virtualHost()
