@@ -35,7 +35,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * What every scenario runs against: one Kafka (embedded broker, or a given one), one Redis (a dedicated
  * redis-server, or a given one), a load producer, an admin client, and helpers to start bridge
- * instances with their own key prefix and topics.
+ * instances with their own key prefix and topics. The processes scenario makes a second one on the same
+ * Redis, pointed at a Kafka and a load generator in processes of their own ({@link SeparateProcesses}).
  */
 final class BenchEnvironment implements AutoCloseable {
 
@@ -46,19 +47,24 @@ final class BenchEnvironment implements AutoCloseable {
     final String redisUri;
     /** How the benchmark's Redis is scheduled, for the table's machine line. */
     final String redisPriority;
-    final String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
+    final String runId;
     private final KafkaClusterTestKit kafka;
+    /** The redis-server this environment started and stops, or null. */
     private final RedisServerProcess redisProcess;
+    /** The pid of the benchmark's own redis-server, or -1 when Redis was given with --redis. */
+    private final long redisPid;
+    private final LoadGenerator load;
     private final Admin admin;
     private final KafkaProducer<byte[], byte[]> producer;
     private final RedisClient redisClient;
     private final StatefulRedisConnection<String, String> redisConnection;
     private final StandaloneRedis standaloneRedis;
-    private final byte[] payload = new byte[PAYLOAD_BYTES];
+    private final byte[] payload = newPayload();
     private final Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
     BenchEnvironment(BenchOptions options) throws Exception {
         this.options = options;
+        this.runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
         if (options.kafka() != null) {
             this.kafka = null;
             this.bootstrap = options.kafka();
@@ -79,7 +85,38 @@ final class BenchEnvironment implements AutoCloseable {
             this.redisPriority = options.realtimeRedis() ? RedisCpuPriority.raise(List.of(redisProcess.pid()))
                     : "Redis at normal CPU priority (--redis-priority normal)";
         }
+        this.redisPid = redisProcess == null ? -1 : redisProcess.pid();
         this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+        this.producer = loadProducer(bootstrap);
+        this.load = new InJvmLoad(bootstrap, producer, payload);
+        this.redisClient = RedisClient.create(redisUri);
+        this.redisConnection = redisClient.connect();
+        this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid, List.of());
+    }
+
+    /**
+     * The benchmark's Redis and run, another Kafka and load generator: CPU is also measured for {@code alongside}
+     * (the processes that run them). Closing it stops neither that Redis nor those processes.
+     */
+    BenchEnvironment(BenchEnvironment sameRedis, String bootstrap, LoadGenerator load, List<CpuMeter.Process> alongside) {
+        this.options = sameRedis.options;
+        this.runId = sameRedis.runId;
+        this.kafka = null;
+        this.bootstrap = bootstrap;
+        this.redisProcess = null;
+        this.redisPid = sameRedis.redisPid;
+        this.redisUri = sameRedis.redisUri;
+        this.redisPriority = sameRedis.redisPriority;
+        this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+        this.producer = loadProducer(bootstrap);
+        this.load = load;
+        this.redisClient = RedisClient.create(redisUri);
+        this.redisConnection = redisClient.connect();
+        this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid, alongside);
+    }
+
+    /** The load producer: acks from all replicas, batches of up to 256 KiB that linger 2 ms. */
+    static KafkaProducer<byte[], byte[]> loadProducer(String bootstrap) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -88,17 +125,29 @@ final class BenchEnvironment implements AutoCloseable {
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        this.producer = new KafkaProducer<>(p);
-        this.redisClient = RedisClient.create(redisUri);
-        this.redisConnection = redisClient.connect();
-        this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid());
+        return new KafkaProducer<>(p);
+    }
+
+    /** A 100-byte payload (the same bytes every time: content does not matter here). */
+    static byte[] newPayload() {
+        byte[] payload = new byte[PAYLOAD_BYTES];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) ('a' + i % 26);
         }
+        return payload;
     }
 
+    /**
+     * This JVM's producer on this environment's Kafka, in every setting: for warm-up records and the scenarios that
+     * only run in one JVM; the processes scenario's timed loads go through {@link #load()}.
+     */
     KafkaProducer<byte[], byte[]> producer() {
         return producer;
+    }
+
+    /** Where the timed load of the ceiling, ingest and precision scenarios comes from. */
+    LoadGenerator load() {
+        return load;
     }
 
     Admin admin() {
@@ -120,11 +169,11 @@ final class BenchEnvironment implements AutoCloseable {
     }
 
     long redisPid() {
-        return redisProcess == null ? -1 : redisProcess.pid();
+        return redisPid;
     }
 
     boolean dedicatedRedis() {
-        return redisProcess != null;
+        return redisPid > 0;
     }
 
     CpuMeter cpu() {

@@ -5,20 +5,28 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * bin/benchmark: runs the scenarios of issue 6 against one Kafka and one Redis (started here unless given;
- * scale-out also on a 3-master Redis Cluster it starts) and prints one table (also written to target/benchmark-results.md). Every figure is measured in the same
+ * scale-out also on a 3-master Redis Cluster it starts; processes also on a Kafka broker and a load generator in
+ * processes of their own) and prints one table (also written to target/benchmark-results.md). Every figure is measured in the same
  * run as its references, so ratios compare like with like on this machine. Options: {@link BenchOptions}.
  */
 public final class DelayBenchmark {
 
+    private static final String CAPACITY_TARGET = ">= 25,000 msg/s and >= 0.5x ceiling";
+
     private final BenchOptions options;
     private final ResultTable table = new ResultTable();
+    // this run's in-JVM figures, for the rows that compare against them (-1, null: not measured in this run)
     private double ceilingRate = -1;
+    private double ingestRate = -1;
     private double drainRate = -1;
+    private PrecisionScenario.Step precisionStep;
 
     private DelayBenchmark(BenchOptions options) {
         this.options = options;
@@ -42,17 +50,18 @@ public final class DelayBenchmark {
             redisVersion = env.redis().info("server").lines().filter(l -> l.startsWith("redis_version:"))
                     .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("?");
             redisPriority = env.redisPriority;
+            Setting inJvm = Setting.inJvm(env);
             if (options.warmup()) {
-                warmup(env);
+                warmup(inJvm, options.scenarios().contains("ceiling"));
             }
             for (String scenario : options.scenarios()) {
                 waitQuiet(env);
                 System.out.println("\n=== " + scenario + " (" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ", load " + loadAverage() + ")");
                 try {
                     switch (scenario) {
-                        case "ceiling" -> ceiling(env);
-                        case "ingest" -> ingest(env);
-                        case "drain" -> drain(env);
+                        case "ceiling" -> ceilingRate = ceiling(inJvm);
+                        case "ingest" -> ingestRate = ingest(inJvm, ceilingRate);
+                        case "drain" -> drainRate = drain(inJvm, ceilingRate);
                         case "phases" -> phases(env);
                         case "precision" -> precision(env);
                         case "cycle" -> cycle(env);
@@ -63,6 +72,7 @@ public final class DelayBenchmark {
                         case "rabbitmq-ingest" -> rabbitMqIngest(env);
                         case "rabbitmq-precision" -> rabbitMqPrecision(env);
                         case "rabbitmq-drain" -> rabbitMqDrain(env);
+                        case "processes" -> processes(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
                 } catch (Exception | LinkageError | AssertionError e) {
@@ -86,14 +96,63 @@ public final class DelayBenchmark {
     }
 
     /** An untimed ingest and drain, so that the measured runs meet JIT-compiled code (the first runs are ~2x slower). */
-    private void warmup(BenchEnvironment env) throws Exception {
-        System.out.println("\n=== warm-up (untimed)");
+    private void warmup(Setting setting, boolean ceiling) throws Exception {
+        System.out.println("\n=== " + setting.namePrefix() + "warm-up (untimed)");
         int n = options.count(50_000, 20_000);
-        IngestScenario.measure(env, "warmup-ingest", n, 1);
-        DrainScenario.measure(env, "warmup-drain", n, 1);
-        if (options.scenarios().contains("ceiling")) {
-            PassThroughCeiling.measure(env, "warmup-ceiling", n);
+        IngestScenario.measure(setting.env(), setting.namePrefix() + "warmup-ingest", n, 1);
+        DrainScenario.measure(setting.env(), setting.namePrefix() + "warmup-drain", n, 1);
+        if (ceiling) {
+            PassThroughCeiling.measure(setting.env(), setting.namePrefix() + "warmup-ceiling", n);
         }
+    }
+
+    /**
+     * Where the ceiling, ingest, drain and precision scenarios measure: the benchmark's environment (broker, bridge and
+     * load in this JVM), or the processes scenario's. Names their runs and rows; in the processes scenario a figure
+     * stands beside this run's in-JVM one.
+     */
+    private record Setting(BenchEnvironment env, String namePrefix, String rowSuffix) {
+
+        static Setting inJvm(BenchEnvironment env) {
+            return new Setting(env, "", "");
+        }
+
+        static Setting apart(BenchEnvironment env) {
+            return new Setting(env, "processes-", ", Kafka and load generator in processes of their own");
+        }
+
+        /** "" in this JVM; else " (in one JVM: 94,607; this 0.95x)", or that the run had no in-JVM figure. */
+        String beside(double rate, double inJvmRate) {
+            return beside(inJvmRate <= 0 ? null : String.format("%,.0f; this %.2fx", inJvmRate, rate / inJvmRate));
+        }
+
+        String beside(String inJvmFigure) {
+            if (rowSuffix.isEmpty()) {
+                return "";
+            }
+            return " (in one JVM: " + (inJvmFigure == null ? "not in this run" : inJvmFigure) + ")";
+        }
+    }
+
+    /** One run of a capacity; {@code index} counts the repeats. */
+    private interface Run<T> {
+        T run(int index) throws Exception;
+    }
+
+    /** Every run of a capacity measured --repeat times, and the best one by its rate (noise only ever slows a run down). */
+    private record Runs<T>(List<T> all, T best, List<Double> rates) {
+    }
+
+    private <T> Runs<T> repeated(BenchEnvironment env, Run<T> run, ToDoubleFunction<T> rate) throws Exception {
+        List<T> all = new ArrayList<>();
+        for (int i = 0; i < options.repeats(); i++) {
+            if (i > 0) {
+                waitQuiet(env);
+            }
+            all.add(run.run(i));
+        }
+        return new Runs<>(all, all.stream().max(Comparator.comparingDouble(rate)).orElseThrow(),
+                all.stream().map(rate::applyAsDouble).toList());
     }
 
     private static String runs(List<Double> rates) {
@@ -107,21 +166,17 @@ public final class DelayBenchmark {
         return all.toString();
     }
 
-    private void ceiling(BenchEnvironment env) throws Exception {
+    /** Measures the ceiling and adds its row; returns its rate. */
+    private double ceiling(Setting setting) throws Exception {
         int n = options.count(200_000, 5_000);
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < options.repeats(); i++) {
-            if (i > 0) {
-                waitQuiet(env);
-            }
-            rates.add(PassThroughCeiling.measure(env, "ceiling-" + i, n));
-        }
-        ceilingRate = rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        table.add("ceiling: plain Camel Kafka-to-Kafka route", "reference",
-                String.format("%,.0f msg/s (%,d msgs%s)", ceilingRate, n, runs(rates)), "-");
+        Runs<Double> runs = repeated(setting.env(), i -> PassThroughCeiling.measure(setting.env(), setting.namePrefix() + "ceiling-" + i, n),
+                rate -> rate);
+        table.add("ceiling: plain Camel Kafka-to-Kafka route" + setting.rowSuffix(), "reference",
+                String.format("%,.0f msg/s%s (%,d msgs%s)", runs.best(), setting.beside(runs.best(), ceilingRate), n, runs(runs.rates())), "-");
+        return runs.best();
     }
 
-    private String vsCeiling(double rate) {
+    private static String vsCeiling(double rate, double ceilingRate) {
         boolean absolute = rate >= 25_000;
         if (ceilingRate <= 0) {
             return ResultTable.verdict(absolute, "no ceiling measured in this run");
@@ -134,43 +189,52 @@ public final class DelayBenchmark {
         return ResultTable.verdict(absolute && ratio >= 0.5, detail);
     }
 
-    private void ingest(BenchEnvironment env) throws Exception {
+    /** Measures ingest and adds its row, against {@code ceiling} (of the same setting); returns its rate. */
+    private double ingest(Setting setting, double ceiling) throws Exception {
         int n = options.count(200_000, 5_000);
-        IngestScenario.Result r = null;
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < options.repeats(); i++) {
-            if (i > 0) {
-                waitQuiet(env);
-            }
-            IngestScenario.Result run = IngestScenario.measure(env, "ingest-" + i, n, 1);
-            rates.add(run.committedRate());
-            if (r == null || run.committedRate() > r.committedRate()) {
-                r = run;
-            }
-        }
-        table.add("1. ingest (1 instance, 60 s delay)", ">= 25,000 msg/s and >= 0.5x ceiling",
-                String.format("%,.0f msg/s to committed upstream (stored: %,.0f) (%,d msgs; %,.0f sync offset commits, %.1f ms each; %s%s)",
-                        r.committedRate(), r.storedRate(), n, r.commits(), r.commitLatencyMs(), r.cpu(), runs(rates)),
-                vsCeiling(r.committedRate()));
+        Runs<IngestScenario.Result> runs = repeated(setting.env(),
+                i -> IngestScenario.measure(setting.env(), setting.namePrefix() + "ingest-" + i, n, 1), IngestScenario.Result::committedRate);
+        IngestScenario.Result r = runs.best();
+        table.add("1. ingest (1 instance, 60 s delay)" + setting.rowSuffix(), CAPACITY_TARGET,
+                String.format("%,.0f msg/s to committed upstream%s (stored: %,.0f) (%,d msgs; %,.0f sync offset commits, %.1f ms each; %s%s)",
+                        r.committedRate(), setting.beside(r.committedRate(), ingestRate), r.storedRate(), n, r.commits(), r.commitLatencyMs(),
+                        r.cpu(), runs(runs.rates())),
+                vsCeiling(r.committedRate(), ceiling));
+        return r.committedRate();
     }
 
-    private void drain(BenchEnvironment env) throws Exception {
+    /** Measures drain and adds its row, against {@code ceiling} (of the same setting); returns its rate. */
+    private double drain(Setting setting, double ceiling) throws Exception {
         int n = options.count(200_000, 5_000);
-        DrainScenario.Result r = null;
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < options.repeats(); i++) {
-            if (i > 0) {
+        Runs<DrainScenario.Result> runs = repeated(setting.env(),
+                i -> DrainScenario.measure(setting.env(), setting.namePrefix() + "drain-" + i, n, 1), DrainScenario.Result::rate);
+        DrainScenario.Result r = runs.best();
+        table.add("1. drain (1 instance, all due in one second)" + setting.rowSuffix(), CAPACITY_TARGET,
+                String.format("%,.0f msg/s%s (%,d msgs; %s%s)", r.rate(), setting.beside(r.rate(), drainRate), n, r.cpu(), runs(runs.rates())),
+                vsCeiling(r.rate(), ceiling));
+        return r.rate();
+    }
+
+    /**
+     * Ceiling, ingest, drain and precision once more with the broker and the load generator in JVMs of their own, as
+     * users run them ({@link SeparateProcesses}; the bridge stays in this JVM): each beside this run's in-JVM figure,
+     * the capacities against a ceiling measured in the same setting. Shows whether the figures of one shared JVM hold.
+     */
+    private void processes(BenchEnvironment env) throws Exception {
+        try (SeparateProcesses processes = SeparateProcesses.start(env)) {
+            Setting apart = Setting.apart(processes.environment());
+            if (options.warmup()) {
+                warmup(apart, true);
                 waitQuiet(env);
             }
-            DrainScenario.Result run = DrainScenario.measure(env, "drain-" + i, n, 1);
-            rates.add(run.rate());
-            if (r == null || run.rate() > r.rate()) {
-                r = run;
-            }
+            double ceiling = ceiling(apart);
+            waitQuiet(env);
+            ingest(apart, ceiling);
+            waitQuiet(env);
+            drain(apart, ceiling);
+            waitQuiet(env);
+            precisionAtRate(apart, new int[0]);
         }
-        drainRate = r.rate();
-        table.add("1. drain (1 instance, all due in one second)", ">= 25,000 msg/s and >= 0.5x ceiling",
-                String.format("%,.0f msg/s (%,d msgs; %s%s)", r.rate(), n, r.cpu(), runs(rates)), vsCeiling(r.rate()));
     }
 
     private void rabbitMqIngest(BenchEnvironment env) throws Exception {
@@ -225,18 +289,22 @@ public final class DelayBenchmark {
     }
 
     private void rabbitMqPrecision(BenchEnvironment env) throws Exception {
-        long stepMs = options.quick() ? 6_000 : 20_000;
-        long warmupMs = options.quick() ? 2_000 : 3_000;
-        RabbitMqPrecisionScenario.Step s = RabbitMqPrecisionScenario.measure(env, options.precisionRate(), stepMs, warmupMs);
+        long stepMs = precisionStepMs();
+        RabbitMqPrecisionScenario.Step s = RabbitMqPrecisionScenario.measure(env, options.precisionRate(), stepMs, precisionWarmupMs());
         // judged like the Kafka scenario, from the due time the bridge computed on storing the message (the delay counts from
         // there, README); the producer's view, which adds the wait in the queue and the batch, is reported beside it
         LatencyRecorder l = s.lateness();
-        List<String> missed = precisionMisses(s.sent(), s.arrived(), l);
         table.add(String.format("16.1 RabbitMQ-inbound precision at %,d msg/s (1 s delay, %d s, Kafka target)", options.precisionRate(),
                         stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early (as Kafka's)",
                 String.format("%s, early %d (from the producer's publish + delay: %s) (%s)", l.summary("ms"), l.countBelow(0),
                         s.fromIntendedDue().summary("ms"), s.cpu()),
-                ResultTable.verdict(missed.isEmpty(), String.join(", ", missed)));
+                precisionVerdict(s.sent(), s.arrived(), l));
+    }
+
+    /** MET, or MISSED with what a precision step missed of issue 6's bounds. */
+    private static String precisionVerdict(long sent, long arrived, LatencyRecorder l) {
+        List<String> missed = precisionMisses(sent, arrived, l);
+        return ResultTable.verdict(missed.isEmpty(), String.join(", ", missed));
     }
 
     /** What a precision step missed of issue 6's bounds (p50 <= 5, p99 <= 25, max <= 250 ms, never early); empty if it met them. */
@@ -269,19 +337,36 @@ public final class DelayBenchmark {
         }
     }
 
-    private void precision(BenchEnvironment env) throws Exception {
-        int[] rates = options.quick() ? new int[] {5_000, 10_000} : new int[] {4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000, 25_000, 30_000};
-        long stepMs = options.quick() ? 6_000 : 20_000;
-        long warmupMs = options.quick() ? 2_000 : 3_000;
-        PrecisionScenario.Result r = PrecisionScenario.measure(env, options.precisionRate(), rates, stepMs, warmupMs);
+    /** How long each precision step sends, and how much of its start is not recorded. */
+    private long precisionStepMs() {
+        return options.quick() ? 6_000 : 20_000;
+    }
+
+    private long precisionWarmupMs() {
+        return options.quick() ? 2_000 : 3_000;
+    }
+
+    /** Measures precision at the --precision-rate, then through {@code searchRates}, and adds the first one's row. */
+    private PrecisionScenario.Result precisionAtRate(Setting setting, int[] searchRates) throws Exception {
+        PrecisionScenario.Result r = PrecisionScenario.measure(setting.env(), setting.namePrefix() + "precision", options.precisionRate(),
+                searchRates, precisionStepMs(), precisionWarmupMs());
         PrecisionScenario.Step s = r.target();
         LatencyRecorder l = s.lateness();
-        List<String> missed = precisionMisses(s.sent(), s.arrived(), l);
-        table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
-                String.format("%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d; %.0f inbound offset commits/s (%s)",
-                        l.summary("ms"), l.countBelow(0), s.dueToSent().percentile(50), s.dueToSent().percentile(99),
-                        s.sentToReceived().percentile(50), s.sentToReceived().percentile(99), s.commitsPerSecond(), s.cpu()),
-                ResultTable.verdict(missed.isEmpty(), String.join(", ", missed)));
+        table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), precisionStepMs() / 1000) + setting.rowSuffix(),
+                "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
+                String.format("%s%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d; "
+                                + "%.0f inbound offset commits/s (%s)", l.summary("ms"),
+                        setting.beside(precisionStep == null ? null : precisionStep.lateness().summary("ms")), l.countBelow(0),
+                        s.dueToSent().percentile(50), s.dueToSent().percentile(99), s.sentToReceived().percentile(50),
+                        s.sentToReceived().percentile(99), s.commitsPerSecond(), s.cpu()),
+                precisionVerdict(s.sent(), s.arrived(), l));
+        return r;
+    }
+
+    private void precision(BenchEnvironment env) throws Exception {
+        int[] rates = options.quick() ? new int[] {5_000, 10_000} : new int[] {4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000, 25_000, 30_000};
+        PrecisionScenario.Result r = precisionAtRate(Setting.inJvm(env), rates);
+        precisionStep = r.target();
         StringBuilder steps = new StringBuilder();
         for (PrecisionScenario.Step step : r.search()) {
             steps.append(String.format("%s%,d/s: p99 %d ms%s", steps.length() == 0 ? "" : "; ", step.rate(),
@@ -363,21 +448,16 @@ public final class DelayBenchmark {
      */
     private void herd(BenchEnvironment env) throws Exception {
         int n = options.count(100_000, 5_000);
-        List<ThunderingHerdScenario.Result> runs = new ArrayList<>();
-        for (int i = 0; i < options.repeats(); i++) {
-            if (i > 0) {
-                waitQuiet(env);
-            }
-            runs.add(ThunderingHerdScenario.measure(env, "herd-" + i, n));
-        }
-        ThunderingHerdScenario.Result r = runs.stream().max(java.util.Comparator.comparingDouble(ThunderingHerdScenario.Result::drainRate))
-                .orElseThrow();
+        Runs<ThunderingHerdScenario.Result> measured = repeated(env, i -> ThunderingHerdScenario.measure(env, "herd-" + i, n),
+                ThunderingHerdScenario.Result::drainRate);
+        List<ThunderingHerdScenario.Result> runs = measured.all();
+        ThunderingHerdScenario.Result r = measured.best();
         String vsDrain = drainRate > 0 ? String.format("%.2fx the drain scenario's rate", r.drainRate() / drainRate) : "no drain run";
         table.add(String.format("5. herd: %,d due in one millisecond, drain rate", n), "full drain throughput",
-                String.format("%,.0f msg/s (%s%s)", r.drainRate(), r.cpu(), runs(runs.stream().map(ThunderingHerdScenario.Result::drainRate).toList())),
+                String.format("%,.0f msg/s (%s%s)", r.drainRate(), r.cpu(), runs(measured.rates())),
                 drainRate > 0 ? ResultTable.verdict(r.drainRate() >= 0.9 * drainRate, vsDrain) : vsDrain);
         int slowCommands = runs.stream().mapToInt(ThunderingHerdScenario.Result::slowCommands).sum();
-        ThunderingHerdScenario.Result slowest = runs.stream().max(java.util.Comparator.comparingLong(ThunderingHerdScenario.Result::slowestMicros))
+        ThunderingHerdScenario.Result slowest = runs.stream().max(Comparator.comparingLong(ThunderingHerdScenario.Result::slowestMicros))
                 .orElseThrow();
         long longestPing = runs.stream().mapToLong(ThunderingHerdScenario.Result::longestPingMicros).max().orElse(0);
         table.add("5. herd: commands slower than 10 ms (SLOWLOG)", "none",

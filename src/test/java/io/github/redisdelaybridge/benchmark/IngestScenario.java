@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Ingest capacity: N 100-byte messages published to the inbound topic with a one-minute delay, as fast
- * as the producer goes; the rate runs from the first publish until Redis holds all N and the bridge's
- * consumer group has committed all N offsets upstream.
+ * as the producer goes (the environment's load generator); the rate runs from the first publish until Redis
+ * holds all N and the bridge's consumer group has committed all N offsets upstream.
  */
 final class IngestScenario {
 
@@ -67,12 +67,12 @@ final class IngestScenario {
             }
             double commitsBefore = KafkaClientMetrics.coordinatorSum("commit-total");
             CpuMeter cpu = redis.cpu();
-            long start = System.currentTimeMillis();
-            KafkaLoad.publish(env.producer(), in, count, env.payload(), KafkaLoad.delayHeaders(60_000, target));
-            long published = System.currentTimeMillis();
+            LoadGenerator.Publishing publishing = env.load().publish(in, count, 60_000, target);
             long stored = BenchEnvironment.awaitCount(() -> redis.pending(keys), count + WARMUP_MESSAGES, 60_000, 5);
             long committed = stored < 0 ? -1 : BenchEnvironment.awaitMillis(() -> env.committed(group, in) >= count + WARMUP_MESSAGES, 60_000, 5);
             String cpuUse = cpu.stop();
+            LoadGenerator.Published published = publishing.await();
+            long start = published.startedMs();
             long storedCount = redis.pending(keys) - WARMUP_MESSAGES;
             long committedCount = env.committed(group, in) - WARMUP_MESSAGES;
             double commits = KafkaClientMetrics.coordinatorSum("commit-total") - commitsBefore;
@@ -86,7 +86,7 @@ final class IngestScenario {
             }
             System.out.printf("%s: %d instance(s), published in %d ms, stored after %d ms, committed after %d ms: %.0f msg/s, %s; "
                             + "%.0f offset commits (one per %.0f messages), %.1f ms each on average%n",
-                    name, instances, published - start, stored - start, committed - start, result.committedRate(), cpuUse,
+                    name, instances, published.ackedMs() - start, stored - start, committed - start, result.committedRate(), cpuUse,
                     commits, count / Math.max(1, commits), result.commitLatencyMs());
             return result;
         } finally {

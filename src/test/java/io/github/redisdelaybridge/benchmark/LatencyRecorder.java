@@ -17,6 +17,11 @@ final class LatencyRecorder {
         sorted = false;
     }
 
+    /** Every sample, for handing them to another process. */
+    synchronized long[] samples() {
+        return Arrays.copyOf(samples, count);
+    }
+
     synchronized int count() {
         return count;
     }

@@ -1,16 +1,14 @@
 package io.github.redisdelaybridge.benchmark;
 
-import java.util.List;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.kafka.common.header.Header;
 
 /**
  * The ceiling: a plain Camel Kafka-to-Kafka pass-through route on the same broker, shaped like the
  * bridge's inbound route (batching consumer, 500 records a poll; the batch body is sent as one list),
- * with no delay and no Redis. Its rate is measured like ingest: first publish until the last record is
- * on the output topic.
+ * with no delay and no Redis, fed by the same load generator as ingest. Its rate is measured like ingest:
+ * first publish until the last record is on the output topic.
  */
 final class PassThroughCeiling {
 
@@ -36,18 +34,17 @@ final class PassThroughCeiling {
         });
         camel.start();
         try {
-            List<Header> headers = KafkaLoad.delayHeaders(60_000, out);
-            KafkaLoad.publish(env.producer(), in, 1, env.payload(), headers);
+            env.load().publish(in, 1, 60_000, out).await();
             if (BenchEnvironment.awaitMillis(() -> env.recordsIn(out) >= 1, 60_000, 20) < 0) {
                 throw new IllegalStateException("the pass-through route did not pass its warm-up record");
             }
             CpuMeter cpu = env.cpu();
-            long start = System.currentTimeMillis();
-            KafkaLoad.publish(env.producer(), in, count, env.payload(), headers);
+            LoadGenerator.Publishing publishing = env.load().publish(in, count, 60_000, out);
             long done = BenchEnvironment.awaitMillis(() -> env.recordsIn(out) >= count + 1, 300_000, 10);
             if (done < 0) {
                 throw new IllegalStateException("pass-through: only " + (env.recordsIn(out) - 1) + " of " + count + " arrived");
             }
+            long start = publishing.await().startedMs();
             double rate = count * 1000.0 / (done - start);
             System.out.printf(name + ": %d messages in %d ms = %.0f msg/s, %s%n", count, done - start, rate, cpu.stop());
             return rate;

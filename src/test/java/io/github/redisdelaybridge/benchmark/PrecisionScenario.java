@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * Precision: messages published at a steady rate with a 1 s delay, so that they also fall due at that
- * rate; lateness = arrival on the target (consumer receive time) minus x-delay-due-at. The first seconds
- * of each step are a warm-up and not recorded. Then steps up the rate to find the highest one at which
- * p99 stays within 25 ms (and every message arrives).
+ * rate; lateness = arrival on the target (the load generator's consumer's receive time) minus x-delay-due-at.
+ * The first seconds of each step are a warm-up and not recorded. Then steps up the rate (through the search
+ * rates given, if any) to find the highest one at which p99 stays within 25 ms (and every message arrives).
  */
 final class PrecisionScenario {
 
@@ -38,8 +38,7 @@ final class PrecisionScenario {
     private PrecisionScenario() {
     }
 
-    static Result measure(BenchEnvironment env, int targetRate, int[] searchRates, long stepMs, long warmupMs) throws Exception {
-        String name = "precision";
+    static Result measure(BenchEnvironment env, String name, int targetRate, int[] searchRates, long stepMs, long warmupMs) throws Exception {
         String in = env.topic(name, "inbound");
         env.createTopics(6, in);
         List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
@@ -83,17 +82,14 @@ final class PrecisionScenario {
         String target = env.topic(name, "target-" + rate);
         env.createTopics(1, target);
         long recordFrom = System.currentTimeMillis() + warmupMs + DELAY_MS;
-        try (ArrivalRecorder arrivals = new ArrivalRecorder(env.bootstrap, target, 1, dueAt -> dueAt >= recordFrom)) {
-            CpuMeter cpu = env.cpu();
-            double commitsBefore = KafkaClientMetrics.coordinatorSum("commit-total");
-            long started = System.nanoTime();
-            int sent = KafkaLoad.publishSteady(env.producer(), in, rate, stepMs, env.payload(), KafkaLoad.delayHeaders(DELAY_MS, target));
-            arrivals.await(sent, DELAY_MS + 60_000);
-            double commitsPerSecond = (KafkaClientMetrics.coordinatorSum("commit-total") - commitsBefore) / ((System.nanoTime() - started) / 1e9);
-            Step step = new Step(rate, sent, arrivals.arrivals(), arrivals.lateness, arrivals.dueToSent, arrivals.sentToReceived, cpu.stop(),
-                    commitsPerSecond);
-            System.out.println("precision " + step.describe() + ", " + step.cpu());
-            return step;
-        }
+        CpuMeter cpu = env.cpu();
+        double commitsBefore = KafkaClientMetrics.coordinatorSum("commit-total");
+        long started = System.nanoTime();
+        LoadGenerator.Arrivals arrivals = env.load().paced(in, rate, stepMs, DELAY_MS, target, recordFrom);
+        double commitsPerSecond = (KafkaClientMetrics.coordinatorSum("commit-total") - commitsBefore) / ((System.nanoTime() - started) / 1e9);
+        Step step = new Step(rate, arrivals.sent(), arrivals.arrived(), arrivals.lateness(), arrivals.dueToSent(), arrivals.sentToReceived(),
+                cpu.stop(), commitsPerSecond);
+        System.out.println("precision " + step.describe() + ", " + step.cpu());
+        return step;
     }
 }

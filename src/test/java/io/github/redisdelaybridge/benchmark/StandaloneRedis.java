@@ -5,6 +5,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** The benchmark's one Redis (its own redis-server, or the one given with --redis) as the bridges' store. */
@@ -14,13 +15,18 @@ final class StandaloneRedis implements BridgeRedis {
     private final int slots;
     private final StatefulRedisConnection<String, String> connection;
     private final long pid;
+    private final List<CpuMeter.Process> alongside;
 
-    /** {@code pid}: of the redis-server, or -1 when it is not the benchmark's own. */
-    StandaloneRedis(String uri, int slots, StatefulRedisConnection<String, String> connection, long pid) {
+    /**
+     * {@code pid}: of the redis-server, or -1 when it is not the benchmark's own; {@code alongside}: other processes
+     * of the setting (a broker, a load generator) whose CPU use is measured too.
+     */
+    StandaloneRedis(String uri, int slots, StatefulRedisConnection<String, String> connection, long pid, List<CpuMeter.Process> alongside) {
         this.uri = uri;
         this.slots = slots;
         this.connection = connection;
         this.pid = pid;
+        this.alongside = List.copyOf(alongside);
     }
 
     @Override
@@ -50,6 +56,6 @@ final class StandaloneRedis implements BridgeRedis {
 
     @Override
     public CpuMeter cpu() {
-        return CpuMeter.start(pid);
+        return CpuMeter.start(alongside, pid);
     }
 }

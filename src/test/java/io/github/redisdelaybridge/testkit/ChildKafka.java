@@ -25,7 +25,12 @@ public final class ChildKafka {
 
     /** Starts one and returns it with its bootstrap address. */
     public static ChildProcess start(String name) throws InterruptedException {
-        ChildProcess process = ChildProcess.java(name, ChildKafka.class.getName(), java.util.List.of(), java.util.Map.of()).start();
+        return start(name, java.util.List.of());
+    }
+
+    /** Starts one in a JVM with these options (a heap, a collector) and returns it with its bootstrap address. */
+    public static ChildProcess start(String name, java.util.List<String> jvmOptions) throws InterruptedException {
+        ChildProcess process = ChildProcess.java(name, ChildKafka.class.getName(), jvmOptions, java.util.Map.of()).start();
         process.awaitLog(READY, java.time.Duration.ofSeconds(60));
         return process;
     }

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * A server process a fault test starts, kills, freezes and restarts: a redis-server, a Kafka broker or
- * a bridge in a JVM of its own. Output goes to a log file under target/fault-tests.
+ * a bridge in a JVM of its own (the benchmark starts a broker and a load generator this way too). Output
+ * goes to a log file under target/fault-tests.
  */
 public final class ChildProcess implements AutoCloseable {
 
@@ -29,7 +30,7 @@ public final class ChildProcess implements AutoCloseable {
         this.log = Path.of("target", "fault-tests", name + ".log");
     }
 
-    /** A JVM running {@code mainClass} with this test JVM's class path, in the project directory. */
+    /** A JVM running {@code mainClass} with this JVM's class path ({@link #classPath()}), in the project directory. */
     public static ChildProcess java(String name, String mainClass, List<String> jvmOptions, Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         // A build started in the background (nohup, a CI runner) passes SIGINT on as ignored, and a JVM that starts
@@ -40,9 +41,28 @@ public final class ChildProcess implements AutoCloseable {
         command.add("-Xmx512m");
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath());
         command.add(mainClass);
         return new ChildProcess(name, command, environment);
+    }
+
+    /**
+     * The class path the test classes were loaded from: java.class.path under surefire; under {@code mvn exec:java}
+     * (bin/benchmark) that holds only Maven's launcher, and the test classes come from the class loader exec:java made.
+     */
+    static String classPath() {
+        if (ChildProcess.class.getClassLoader() instanceof java.net.URLClassLoader loader) {
+            List<String> entries = new ArrayList<>();
+            for (java.net.URL url : loader.getURLs()) {
+                try {
+                    entries.add(Path.of(url.toURI()).toString());
+                } catch (java.net.URISyntaxException e) {
+                    throw new IllegalStateException("a class path entry that is not a file: " + url, e);
+                }
+            }
+            return String.join(File.pathSeparator, entries);
+        }
+        return System.getProperty("java.class.path");
     }
 
     public ChildProcess start() {
@@ -85,6 +105,13 @@ public final class ChildProcess implements AutoCloseable {
     private String tail() {
         String text = logText();
         return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
+    }
+
+    /** Writes one line to the process's standard input, for a child that takes commands there. */
+    public void writeLine(String line) throws IOException {
+        java.io.OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        in.flush();
     }
 
     /** SIGKILL: no shutdown hook, no graceful stop. */
