@@ -36,7 +36,7 @@ class PackageLayersTest {
             "admin",       // the HTTP API over the store
             "health",      // readiness and liveness over everything below
             "config",      // settings and wiring: knows every layer
-            "tools");      // command-line tools shipped with the bridge (bin/publish): only the vocabulary
+            "tools");      // command-line tools shipped with the bridge (bin/publish): the vocabulary, and config for the settings
 
     private static JavaClasses bridge;
 

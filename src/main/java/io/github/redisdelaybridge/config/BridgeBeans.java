@@ -181,7 +181,7 @@ public final class BridgeBeans implements CamelConfiguration {
                 RabbitMqWiring.kafkaDeadLetterLimit(deadLetterLimits));
         RabbitMqConfirmingClient rabbitMq = rabbitMqSettings.enabled()
                 ? new RabbitMqConfirmingClient(RabbitMqWiring.clientConnections(rabbitMqSettings, meterRegistry),
-                        RabbitMqWiring.addresses(rabbitMqSettings),
+                        RabbitMqConnections.addresses(rabbitMqSettings),
                         "redis-delay-bridge-publisher-" + settings.instanceId())
                 : null;
         DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -47,21 +48,31 @@ public record BridgeHome(Path directory) {
         if (isSet(option)) {
             return checked(Path.of(option), "--home " + option);
         }
+        List<Path> candidates = installCandidates(codeLocation);
+        return find(systemProperties, environment, candidates).orElseThrow(() -> new InvalidSettingsException("no " + CONFIG_FILE
+                + " next to the bridge's code (looked in " + candidates + "): set " + ENVIRONMENT_VARIABLE + " or pass --home DIR"));
+    }
+
+    /**
+     * The home of this installation for a tool shipped with the bridge (bin/publish), found as the bridge finds its own
+     * without --home: {@value #PROPERTY}, {@value #ENVIRONMENT_VARIABLE}, else the install location. Empty when none
+     * was named and the install location holds no settings file; a named directory without one throws.
+     */
+    public static Optional<BridgeHome> find(Function<String, String> systemProperties, Function<String, String> environment) {
+        return find(systemProperties, environment, installCandidates(codeLocation()));
+    }
+
+    private static Optional<BridgeHome> find(Function<String, String> systemProperties, Function<String, String> environment,
+                                             List<Path> installCandidates) {
         if (isSet(systemProperties.apply(PROPERTY))) {
-            return checked(Path.of(systemProperties.apply(PROPERTY)), "-D" + PROPERTY + "=" + systemProperties.apply(PROPERTY));
+            return Optional.of(checked(Path.of(systemProperties.apply(PROPERTY)), "-D" + PROPERTY + "=" + systemProperties.apply(PROPERTY)));
         }
         if (isSet(environment.apply(ENVIRONMENT_VARIABLE))) {
-            return checked(Path.of(environment.apply(ENVIRONMENT_VARIABLE)),
-                    ENVIRONMENT_VARIABLE + "=" + environment.apply(ENVIRONMENT_VARIABLE));
+            return Optional.of(checked(Path.of(environment.apply(ENVIRONMENT_VARIABLE)),
+                    ENVIRONMENT_VARIABLE + "=" + environment.apply(ENVIRONMENT_VARIABLE)));
         }
-        List<Path> candidates = installCandidates(codeLocation);
-        for (Path candidate : candidates) {
-            if (Files.isRegularFile(candidate.resolve(CONFIG_FILE))) {
-                return new BridgeHome(candidate.toAbsolutePath().normalize());
-            }
-        }
-        throw new InvalidSettingsException("no " + CONFIG_FILE + " next to the bridge's code (looked in "
-                + candidates + "): set " + ENVIRONMENT_VARIABLE + " or pass --home DIR");
+        return installCandidates.stream().filter(candidate -> Files.isRegularFile(candidate.resolve(CONFIG_FILE)))
+                .findFirst().map(candidate -> new BridgeHome(candidate.toAbsolutePath().normalize()));
     }
 
     /** The main jar's directory (the distribution), or up to two levels above it (target/classes, target/x.jar). */

@@ -74,6 +74,12 @@ public record RabbitMqSettings(
     public record Address(String host, int port) {
     }
 
+    /** These settings connecting elsewhere, or as someone else (bin/publish's {@code --rabbitmq}); the rest unchanged. */
+    public RabbitMqSettings withConnection(String host, int port, String username, String password, String virtualHost, TlsStores tls) {
+        return new RabbitMqSettings(enabled, host, port, username, password, virtualHost, tls, verifyHostname, inboundQueues,
+                inboundExchanges, defaultTargets, prefetch, consumersPerQueue, batchSize, lingerMs, storeAttempts, deadLetterChannel);
+    }
+
     /** The nodes of {@code host}, in the order given. */
     public List<Address> addresses() {
         return parseAddresses(host, port);

@@ -13,7 +13,6 @@ import com.rabbitmq.client.impl.MicrometerMetricsCollector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
-import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.spi.CamelEvent;
@@ -52,27 +51,10 @@ final class RabbitMqWiring {
 
     /** @param client the {@code client} label of its {@code rabbitmq_*} metrics */
     private static com.rabbitmq.client.ConnectionFactory clientConnections(RabbitMqSettings settings, MeterRegistry meters, String client) {
-        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
-        RabbitMqSettings.Address first = settings.addresses().get(0);
-        factory.setHost(first.host());
-        factory.setPort(first.port());
-        factory.setUsername(settings.username());
-        factory.setPassword(settings.password());
-        factory.setVirtualHost(settings.virtualHost());
+        com.rabbitmq.client.ConnectionFactory factory = RabbitMqConnections.factory(settings);
         factory.setConnectionTimeout(RABBITMQ_CONNECT_TIMEOUT_MS);
         factory.setMetricsCollector(new MicrometerMetricsCollector(meters, "rabbitmq", Tags.of("client", client)));
-        if (settings.tls() != null) {
-            factory.useSslProtocol(settings.tls().clientContext());
-            if (settings.verifyHostname()) {
-                factory.enableHostnameVerification();
-            }
-        }
         return factory;
-    }
-
-    /** Every node of {@code bridge.rabbitmq.host}, for the client library, in the order given. */
-    static List<com.rabbitmq.client.Address> addresses(RabbitMqSettings settings) {
-        return settings.addresses().stream().map(a -> new com.rabbitmq.client.Address(a.host(), a.port())).toList();
     }
 
     /**

@@ -10,8 +10,10 @@ import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** bin/publish's tool: usage, bad options, a missing broker reported in one line within seconds, and what it sends. */
@@ -25,7 +27,7 @@ class DelayedMessagePublisherTest {
         assertThat(run("--help")).isEqualTo(0);
 
         assertThat(out()).startsWith("Usage: publish [options] [BODY]").contains("--delay MS").contains("--rabbitmq ADDRESS")
-                .contains("--timeout MS");
+                .contains("--timeout MS").contains("--config FILE").contains("--broker BROKER");
         assertThat(err()).isEmpty();
     }
 
@@ -41,6 +43,14 @@ class DelayedMessagePublisherTest {
         err.reset();
         assertThat(run("hello", "world")).isEqualTo(2);
         assertThat(err()).contains("one body only");
+
+        err.reset();
+        assertThat(run("--broker", "amqp", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: --broker is kafka or rabbitmq, got 'amqp' (see --help)\n");
+
+        err.reset();
+        assertThat(run("--broker", "kafka", "--rabbitmq", "127.0.0.1", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: --rabbitmq publishes to RabbitMQ, not with --broker kafka (see --help)\n");
     }
 
     @Test
@@ -135,8 +145,71 @@ class DelayedMessagePublisherTest {
         }
     }
 
+    @Test
+    void connectsWithTheSettingsOfBridgeHomeTheEnvironmentOverThemAndTheOptionsOverBoth() {
+        String topic = "publisher-tool.from-settings";
+        String deadInFile = "127.0.0.1:" + FreePorts.next();
+        String deadInOption = "127.0.0.1:" + FreePorts.next();
+        Path home = SettingsFiles.homeWith(Map.of("bridge.kafka.bootstrap-servers", deadInFile, "bridge.kafka.inbound-topics", topic + ",other"));
+        Map<String, String> environment = Map.of("BRIDGE_HOME", home.toString(), "BRIDGE_KAFKA_BOOTSTRAP_SERVERS", EmbeddedKafka.bootstrapServers());
+        try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
+            kafka.createTopics(1, topic);
+
+            // the file's broker does not answer: the variable's does; the topic is the file's first inbound topic
+            int exit = runWith(environment, "--delay", "5000", "--target", "kafka:out", "--id", "from-settings", "hi");
+
+            assertThat(exit).as(err()).isEqualTo(0);
+            assertThat(out()).startsWith("sent to " + topic + "/0@");
+            assertThat(kafka.consume(topic, 1, Duration.ofSeconds(30))).extracting(KafkaTestClient.Received::messageId).containsExactly("from-settings");
+
+            // and --bootstrap wins over both
+            assertThat(runWith(environment, "--bootstrap", deadInOption, "--delay", "1", "x")).isEqualTo(1);
+            assertThat(err()).isEqualTo("publish: no Kafka broker answers at " + deadInOption + " (Connection refused)\n");
+        }
+        // without the variable, the file's broker
+        err.reset();
+        assertThat(runWith(Map.of("BRIDGE_HOME", home.toString()), "--delay", "1", "x")).isEqualTo(1);
+        assertThat(err()).startsWith("publish: no Kafka broker answers at " + deadInFile + " (");
+    }
+
+    @Test
+    void invalidSettingsAreOneLineNamingTheKeyAndExit2() {
+        Path file = SettingsFiles.shippedWith(Map.of("bridge.rabbitmq.port", "five"));
+        assertThat(runWith(Map.of(), "--config", file.toString(), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: configuration: " + file + ": setting bridge.rabbitmq.port must be a non-negative whole number,"
+                + " got 'five'\n");
+
+        err.reset();
+        Path typo = SettingsFiles.shippedWith(Map.of("bridge.kafka.client.sasl.mechansim", "PLAIN"));
+        assertThat(runWith(Map.of(), "--config", typo.toString(), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(err()).startsWith("publish: configuration: " + typo + ": unknown setting bridge.kafka.client.sasl.mechansim:")
+                .contains("did you mean bridge.kafka.client.sasl.mechanism?").hasLineCount(1);
+
+        err.reset();
+        Path missingSecret = Path.of("/nonexistent/publish-secret-" + System.nanoTime());
+        assertThat(runWith(Map.of("BRIDGE_KAFKA_CLIENT_SASL_JAAS_CONFIG_FILE", missingSecret.toString()), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: configuration: " + SettingsFiles.SHIPPED.toAbsolutePath() + ": setting"
+                + " bridge.kafka.client.sasl.jaas.config-file: cannot read the file '" + missingSecret + "' (NoSuchFileException)\n");
+
+        err.reset();
+        assertThat(runWith(Map.of(), "--config", "/nonexistent/bridge.properties", "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: configuration: --config /nonexistent/bridge.properties: no such file\n");
+
+        err.reset();
+        assertThat(runWith(Map.of("BRIDGE_HOME", "/nonexistent/bridge"), "x")).isEqualTo(2);
+        assertThat(err()).isEqualTo("publish: configuration: BRIDGE_HOME=/nonexistent/bridge: /nonexistent/bridge/config/application.properties"
+                + " does not exist\n");
+        assertThat(out()).isEmpty();
+    }
+
+    /** With no environment variable: the settings are the checkout's config/application.properties, as the tool finds them. */
     private int run(String... args) {
-        return DelayedMessagePublisher.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return runWith(Map.of(), args);
+    }
+
+    private int runWith(Map<String, String> environment, String... args) {
+        return DelayedMessagePublisher.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String out() {
