@@ -27,6 +27,7 @@ import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
 import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
+import io.github.redisdelaybridge.inbound.kafka.GroupInstanceIds;
 import io.github.redisdelaybridge.inbound.kafka.KafkaConsumerAssignments;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
 import io.github.redisdelaybridge.inbound.kafka.ObservedKafkaClientFactory;
@@ -171,6 +172,8 @@ public final class BridgeBeans implements CamelConfiguration {
         if (kafkaComponent.getConfiguration().getAdditionalProperties() != null) {
             consumerProperties.putAll(kafkaComponent.getConfiguration().getAdditionalProperties());
         }
+        KafkaMembership membership = settings.kafkaMembership();
+        consumerProperties.put("session.timeout.ms", (int) membership.sessionTimeoutMs());
         consumerProperties.putAll(settings.kafkaClients().forConsumer());
         kafkaComponent.getConfiguration().setAdditionalProperties(consumerProperties);
         DeadLetterLimits deadLetterLimits = settings.deadLetterLimits();
@@ -237,7 +240,8 @@ public final class BridgeBeans implements CamelConfiguration {
         DispatchStall dispatchStall = new DispatchStall(dispatcher, clusterGauges, observe.dispatchStallMs());
         HealthGauges.register(metrics, context, dispatchStall);
         KafkaConsumerAssignments kafkaAssignments = new KafkaConsumerAssignments();
-        context.getComponent("kafka", KafkaComponent.class).setKafkaClientFactory(new ObservedKafkaClientFactory(meterRegistry, kafkaAssignments));
+        GroupInstanceIds groupInstanceIds = membership.staticMembers() ? new GroupInstanceIds(settings.instanceId()) : null;
+        kafkaComponent.setKafkaClientFactory(new ObservedKafkaClientFactory(meterRegistry, kafkaAssignments, groupInstanceIds, stopping));
         HealthCheckRegistry health = HealthCheckRegistry.get(context);
         health.register(new RedisWriteCheck(redis, keys.healthProbe(settings.instanceId()), Math.min(2_000, settings.redisTimeoutMs())));
         health.register(new DispatchLivenessCheck(dispatchStall));
@@ -282,6 +286,16 @@ public final class BridgeBeans implements CamelConfiguration {
         LOG.info("bridge instance {}: inbound Kafka topics {} on {}, Redis {}{} (prefix {}, {} slot(s)), dead letters to kafka:{}",
                 settings.instanceId(), settings.kafkaInboundTopics(), settings.kafkaBootstrapServers(), redis.description(),
                 settings.redisCluster() ? " (cluster)" : "", settings.keyPrefix(), settings.slots(), settings.kafkaDeadLetterTopic());
+        String groupId = context.resolvePropertyPlaceholders("{{bridge.kafka.group-id}}").strip();
+        if (groupInstanceIds != null) {
+            LOG.info("Kafka group {}: static members {}; restarted with this instance id, the bridge takes its partitions back at once;"
+                    + " stopped, it leaves the group; gone without stopping, its partitions go to the others after {} ms (session timeout)",
+                    groupId, groupInstanceIds, membership.sessionTimeoutMs());
+        } else {
+            LOG.info("Kafka group {}: dynamic members (bridge.instance-id is not set); after a crash, this instance's partitions wait"
+                    + " {} ms (session timeout) for the group to drop its old members, even when it restarts at once",
+                    groupId, membership.sessionTimeoutMs());
+        }
         if (rabbitMqSettings.enabled()) {
             LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
                     rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(), rabbitMqSettings.deadLetterChannel());

@@ -47,7 +47,8 @@ public record BridgeSettings(
         String adminReadToken,
         RedisSecurity redisSecurity,
         KafkaClientProperties kafkaClients,
-        ObserveSettings observe) {
+        ObserveSettings observe,
+        KafkaMembership kafkaMembership) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -61,8 +62,9 @@ public record BridgeSettings(
     public static BridgeSettings from(Function<String, String> lookup, Set<String> kafkaPassThroughKeys) {
         Reader r = new Reader(lookup);
         long redisTimeoutMs = r.longValue("bridge.redis.command-timeout-ms");
+        String configuredInstanceId = r.optional("bridge.instance-id");
         return new BridgeSettings(
-                r.optional("bridge.instance-id").isEmpty() ? generatedInstanceId() : r.text("bridge.instance-id"),
+                configuredInstanceId.isEmpty() ? generatedInstanceId() : configuredInstanceId,
                 r.text("bridge.redis.uri"),
                 r.booleanValue("bridge.redis.cluster"),
                 r.text("bridge.redis.key-prefix"),
@@ -107,7 +109,11 @@ public record BridgeSettings(
                 new ObserveSettings(
                         r.optional("bridge.metrics.overdue-threshold-ms").isEmpty() ? 1_000 : r.longValue("bridge.metrics.overdue-threshold-ms"),
                         r.optional("bridge.metrics.cache-ms").isEmpty() ? 5_000 : r.longValue("bridge.metrics.cache-ms"),
-                        r.optional("bridge.health.dispatch-stall-ms").isEmpty() ? 30_000 : r.longValue("bridge.health.dispatch-stall-ms")));
+                        r.optional("bridge.health.dispatch-stall-ms").isEmpty() ? 30_000 : r.longValue("bridge.health.dispatch-stall-ms")),
+                // static membership needs an id that survives a restart: a generated one does not
+                new KafkaMembership(!configuredInstanceId.isEmpty(),
+                        r.optional(KafkaMembership.SESSION_TIMEOUT_KEY).isEmpty() ? KafkaMembership.DEFAULT_SESSION_TIMEOUT_MS
+                                : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)));
     }
 
     private static RedisSecurity redisSecurity(Reader r) {

@@ -36,6 +36,14 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
     public static final String PRODUCER = "bridge.kafka.producer.";
     static final String FILE_SUFFIX = "-file";
 
+    /**
+     * Consumer properties the bridge sets from settings of its own, refused as pass-through: a {@code group.instance.id}
+     * shared by every consumer would have them fence each other, and the session timeout is the documented takeover bound.
+     */
+    private static final Map<String, String> OWNED_BY_THE_BRIDGE = Map.of(
+            ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "bridge.instance-id (each consumer joins as <instance-id>-<n>)",
+            ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, KafkaMembership.SESSION_TIMEOUT_KEY);
+
     public static KafkaClientProperties none() {
         return new KafkaClientProperties(Map.of(), Map.of(), Map.of());
     }
@@ -86,6 +94,10 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
             if (!known.contains(property)) {
                 problems.add("unknown setting " + key + ": " + property + " is not a Kafka " + familyName(family)
                         + " property; did you mean " + family + SettingsCheck.closest(property, known) + (file ? FILE_SUFFIX : "") + "?");
+                continue;
+            }
+            if (!family.equals(PRODUCER) && OWNED_BY_THE_BRIDGE.containsKey(property)) {
+                problems.add("setting " + key + ": the bridge sets " + property + " itself; set " + OWNED_BY_THE_BRIDGE.get(property) + " instead");
                 continue;
             }
             String value = file ? readFile.apply(key) : readValue.apply(key);

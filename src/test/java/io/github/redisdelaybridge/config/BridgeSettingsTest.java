@@ -58,6 +58,7 @@ class BridgeSettingsTest {
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
         assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500));
         assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0));
+        assertThat(settings.kafkaMembership()).as("no instance id shipped: dynamic members").isEqualTo(new KafkaMembership(false, 15_000));
     }
 
     @Test
@@ -99,6 +100,7 @@ class BridgeSettingsTest {
         config.put("bridge.metrics.overdue-threshold-ms", "2500");
         config.put("bridge.metrics.cache-ms", "100");
         config.put("bridge.health.dispatch-stall-ms", "45000");
+        config.put("bridge.kafka.session-timeout-ms", "20000");
 
         BridgeSettings read = settings();
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
@@ -106,7 +108,8 @@ class BridgeSettingsTest {
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, true, 3_600_000, 4096,
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
-                LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000)));
+                LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000),
+                new KafkaMembership(true, 20_000)));
     }
 
     @Test
@@ -226,6 +229,24 @@ class BridgeSettingsTest {
 
         assertThat(first).isNotBlank().contains("-" + ProcessHandle.current().pid() + "-");
         assertThat(second).isNotBlank().isNotEqualTo(first);
+    }
+
+    @Test
+    void onlyAnInstanceIdThatIsSetMakesTheKafkaConsumersStaticMembers() {
+        config.put("bridge.instance-id", "bridge-0");
+        assertThat(settings().kafkaMembership().staticMembers()).isTrue();
+        config.put("bridge.instance-id", " ");
+        assertThat(settings().kafkaMembership().staticMembers()).as("a generated id changes with every start").isFalse();
+    }
+
+    @Test
+    void theSessionTimeoutHasADefaultAndAFloor() {
+        config.remove("bridge.kafka.session-timeout-ms");
+        assertThat(settings().kafkaMembership().sessionTimeoutMs()).as("a configuration file from before the setting").isEqualTo(15_000);
+        config.put("bridge.kafka.session-timeout-ms", "6000");
+        assertThat(settings().kafkaMembership().sessionTimeoutMs()).isEqualTo(6_000);
+        config.put("bridge.kafka.session-timeout-ms", "5999");
+        assertThatThrownBy(this::settings).hasMessageContaining("bridge.kafka.session-timeout-ms must be at least 6000");
     }
 
     @Test

@@ -119,6 +119,19 @@ class SecuritySettingsTest {
     }
 
     @Test
+    void theConsumersGroupMembershipIsNotPassedThroughButSetByTheBridgesOwnSettings() {
+        config.put("bridge.kafka.consumer.group.instance.id", "node-1");
+        environment.put("BRIDGE_KAFKA_CLIENT_SESSION_TIMEOUT_MS", "30000");
+        config.put("bridge.kafka.consumer.heartbeat.interval.ms", "2000"); // not owned: passed through
+
+        assertThat(problems()).containsExactlyInAnyOrder(
+                "setting bridge.kafka.consumer.group.instance.id: the bridge sets group.instance.id itself;"
+                        + " set bridge.instance-id (each consumer joins as <instance-id>-<n>) instead",
+                "setting bridge.kafka.client.session.timeout.ms: the bridge sets session.timeout.ms itself;"
+                        + " set bridge.kafka.session-timeout-ms instead");
+    }
+
+    @Test
     void redisTlsSettingsAreReadAndCheckedAtStart() throws IOException {
         Path ca = file("ca.pem", "not really a certificate");
         config.put("bridge.redis.username", "bridge");

@@ -4,6 +4,7 @@ import static io.github.redisdelaybridge.deploy.YamlFiles.at;
 import static io.github.redisdelaybridge.deploy.YamlFiles.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.config.SettingsCheck;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * docker-compose.yml, checked without a Docker engine against the Dockerfile and the settings the bridge
  * reads: the bridge built from the Dockerfile, every variable it gets read by the bridge, its HTTP port
  * published, its dependencies healthy before it starts, their addresses the services' own, Redis with
- * AOF, Kafka in KRaft mode with a listener for the host, a stop grace period above the shutdown timeout.
+ * AOF, Kafka in KRaft mode with a listener for the host, a stop grace period above the shutdown timeout, a
+ * fixed instance id.
  */
 class ComposeFileTest {
 
@@ -36,6 +38,14 @@ class ComposeFileTest {
     void everyVariableTheBridgeGetsIsReadByTheBridge() {
         assertThat(environment).isNotEmpty();
         environment.keySet().forEach(name -> assertThat(BridgeFacts.whyNotRead(name)).as(name).isNull());
+    }
+
+    @Test
+    void theBridgeHasAFixedInstanceIdSoARestartTakesItsPartitionsBack() {
+        // static group membership (docs/operations.md, Several instances): generated, the id would change with every start
+        String variable = SettingsCheck.environmentVariable("bridge.instance-id");
+        assertThat((String) environment.get(variable)).isNotBlank().doesNotContain("$");
+        assertThat(bridge).as("replicas of one service would share the id").doesNotContainKey("deploy");
     }
 
     @Test

@@ -15,18 +15,19 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * deploy/kubernetes: every file parses, kustomization lists them all, and the Deployment agrees with the
+ * deploy/kubernetes: every file parses, kustomization lists them all, and the StatefulSet agrees with the
  * bridge: probes on its health endpoints and HTTP port (that those paths answer: ProbeEndpointsTest),
- * every variable (set directly, from the ConfigMap or from the Secret) read by the bridge, a grace period
- * above the shutdown timeout, resource requests, a non-root user; the PodDisruptionBudget selects its pods.
+ * every variable (set directly, from the ConfigMap or from the Secret) read by the bridge, the instance id
+ * from the pod name, a grace period above the shutdown timeout, resource requests, a non-root user; the
+ * PodDisruptionBudget selects its pods, its headless Service names their HTTP port.
  */
 class KubernetesManifestsTest {
 
     private static final Path DIRECTORY = Path.of("deploy/kubernetes");
 
     private final List<Map<String, Object>> resources = resources();
-    private final Map<String, Object> deployment = one("Deployment");
-    private final Map<String, Object> pod = at(deployment, "spec", "template", "spec");
+    private final Map<String, Object> statefulSet = one("StatefulSet");
+    private final Map<String, Object> pod = at(statefulSet, "spec", "template", "spec");
     private final Map<String, Object> container = container();
 
     @Test
@@ -37,7 +38,7 @@ class KubernetesManifestsTest {
             assertThat(listed).containsExactlyInAnyOrderElementsOf(files.map(f -> f.getFileName().toString())
                     .filter(name -> name.endsWith(".yaml") && !name.equals("kustomization.yaml")).toList());
         }
-        assertThat(resources).extracting(r -> r.get("kind")).contains("Deployment", "ConfigMap", "PodDisruptionBudget");
+        assertThat(resources).extracting(r -> r.get("kind")).contains("StatefulSet", "Service", "ConfigMap", "PodDisruptionBudget");
     }
 
     @Test
@@ -107,11 +108,34 @@ class KubernetesManifestsTest {
     void theDisruptionBudgetSelectsTheDeploymentsPods() {
         Map<String, Object> budget = one("PodDisruptionBudget");
         Map<String, Object> selector = at(budget, "spec", "selector", "matchLabels");
-        Map<String, Object> labels = at(deployment, "spec", "template", "metadata", "labels");
+        Map<String, Object> labels = at(statefulSet, "spec", "template", "metadata", "labels");
         assertThat(labels).containsAllEntriesOf(selector);
-        assertThat((Object) at(deployment, "spec", "selector", "matchLabels")).isEqualTo(selector);
+        assertThat((Object) at(statefulSet, "spec", "selector", "matchLabels")).isEqualTo(selector);
         assertThat(at(budget, "spec", "maxUnavailable") != null || at(budget, "spec", "minAvailable") != null).isTrue();
-        assertThat(((Number) at(deployment, "spec", "replicas")).intValue()).isGreaterThan(1);
+        assertThat(((Number) at(statefulSet, "spec", "replicas")).intValue()).isGreaterThan(1);
+    }
+
+    @Test
+    void eachPodsInstanceIdIsItsNameUniqueAndStableAcrossRestarts() {
+        // static group membership (docs/operations.md, Several instances): a Deployment's pod names change with every pod
+        List<Map<String, Object>> env = at(container, "env");
+        Map<String, Object> instanceId = env.stream().filter(v -> BridgeFacts.variables().get((String) v.get("name")) != null
+                        && BridgeFacts.variables().get((String) v.get("name")).equals("bridge.instance-id"))
+                .findFirst().orElseThrow(() -> new AssertionError("no variable sets bridge.instance-id"));
+        assertThat(text(instanceId, "valueFrom", "fieldRef", "fieldPath")).isEqualTo("metadata.name");
+        Map<String, Object> data = at(one("ConfigMap"), "data");
+        assertThat(data).as("one id for every pod").doesNotContainKey((String) instanceId.get("name"));
+    }
+
+    @Test
+    void theHeadlessServiceTheStatefulSetNamesSelectsItsPodsHttpPort() {
+        Map<String, Object> service = one("Service");
+        assertThat(text(statefulSet, "spec", "serviceName")).isEqualTo(text(service, "metadata", "name"));
+        assertThat(text(service, "spec", "clusterIP")).isEqualTo("None");
+        Map<String, Object> labels = at(statefulSet, "spec", "template", "metadata", "labels");
+        assertThat(labels).containsAllEntriesOf(at(service, "spec", "selector"));
+        List<Map<String, Object>> ports = at(service, "spec", "ports");
+        assertThat(ports).singleElement().satisfies(port -> assertThat(port.get("targetPort")).isIn("http", BridgeFacts.httpPort()));
     }
 
     private static List<Map<String, Object>> resources() {

@@ -55,8 +55,8 @@ class ProbeEndpointsTest {
     void everyProbePathAnswers200() throws Exception {
         TreeSet<String> paths = new TreeSet<>();
         paths.add(URI.create(DockerfileModel.read().healthcheckUrl()).getPath());
-        Map<String, Object> deployment = YamlFiles.documents(Path.of("deploy/kubernetes/deployment.yaml")).get(0);
-        List<Map<String, Object>> containers = at(deployment, "spec", "template", "spec", "containers");
+        Map<String, Object> statefulSet = YamlFiles.documents(Path.of("deploy/kubernetes/statefulset.yaml")).get(0);
+        List<Map<String, Object>> containers = at(statefulSet, "spec", "template", "spec", "containers");
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
             paths.add(text(containers.get(0), probe, "httpGet", "path"));
         }

@@ -23,7 +23,13 @@ public final class BridgeProcess {
         // -D, not CAMEL_SERVER_PORT: Camel Main ignores environment variables ending in _PORT
         List<String> jvmOptions = List.of("-Dcamel.server.port=" + httpPort, "-Dcamel.management.port=" + httpPort);
         ChildProcess process = ChildProcess.java(name, "io.github.redisdelaybridge.BridgeMain", jvmOptions, environment).start();
-        process.awaitLog(io.github.redisdelaybridge.BridgeMain.READY, Duration.ofSeconds(120));
+        try {
+            process.awaitLog(io.github.redisdelaybridge.BridgeMain.READY, Duration.ofSeconds(120));
+        } catch (RuntimeException | InterruptedException e) {
+            // not handed to the test, so nobody else would end it: it would outlive the test JVM
+            process.close();
+            throw e;
+        }
         return process;
     }
 }

@@ -10,6 +10,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -18,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.ConsumerGroupState;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -110,6 +113,28 @@ public final class KafkaTestClient implements AutoCloseable {
 
     public void flush() {
         producer.flush();
+    }
+
+    /**
+     * The members of a consumer group, each by its {@code group.instance.id} (its member id when it has none), with the
+     * partitions it is assigned; empty while the group has no member or is rebalancing.
+     */
+    public Map<String, Set<Integer>> groupMembers(String groupId) {
+        try {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId)).describedGroups().get(groupId).get();
+            if (group.state() != ConsumerGroupState.STABLE) {
+                return Map.of();
+            }
+            Map<String, Set<Integer>> members = new java.util.TreeMap<>();
+            for (MemberDescription member : group.members()) {
+                Set<Integer> partitions = new java.util.TreeSet<>();
+                member.assignment().topicPartitions().forEach(tp -> partitions.add(tp.partition()));
+                members.put(member.groupInstanceId().orElse(member.consumerId()), partitions);
+            }
+            return members;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Reads a topic from the beginning until {@code count} records arrived or the timeout passed. */

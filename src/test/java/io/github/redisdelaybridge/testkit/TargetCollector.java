@@ -3,8 +3,11 @@ package io.github.redisdelaybridge.testkit;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -46,6 +49,30 @@ public final class TargetCollector implements AutoCloseable {
             ids.add(identity.apply(r));
         }
         return ids.size();
+    }
+
+    /**
+     * Waits until every message of {@code messageIds} arrived (by x-message-id); returns when each first did (local
+     * time, epoch ms), for those that did.
+     */
+    public Map<String, Long> awaitArrivals(Collection<String> messageIds, Duration timeout) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        Map<String, Long> arrivals = arrivals(messageIds);
+        while (arrivals.size() < messageIds.size() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+            arrivals = arrivals(messageIds);
+        }
+        return arrivals;
+    }
+
+    private Map<String, Long> arrivals(Collection<String> messageIds) {
+        Map<String, Long> arrivals = new HashMap<>();
+        for (Received r : received()) {
+            if (messageIds.contains(r.messageId())) {
+                arrivals.merge(r.messageId(), r.receivedAtMs(), Math::min);
+            }
+        }
+        return arrivals;
     }
 
     /** Waits until {@code expected} distinct identities arrived; returns how many did. */

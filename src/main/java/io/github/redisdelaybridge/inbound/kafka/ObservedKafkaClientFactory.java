@@ -6,8 +6,11 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.component.kafka.DefaultKafkaClientFactory;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 
 /**
@@ -15,21 +18,62 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
  * registry ({@link KafkaClientMetrics}, removed when it is closed), and the rebalance listener it subscribes with is
  * followed so readiness knows whether it has joined its group ({@link KafkaConsumerAssignments}). The consumer is handed
  * to Camel behind a {@link Proxy} of {@link Consumer} that only looks at {@code subscribe} and {@code close}.
+ *
+ * <p>With static membership each consumer gets a {@code group.instance.id} of its own ({@link GroupInstanceIds}); one
+ * closed while the bridge stops leaves its group ({@link StaticMemberLeave}), as a dynamic member's close does by itself,
+ * so a stopped instance's partitions move at once. One closed for any other reason (Camel re-creating it after an error)
+ * stays a member: its successor takes its id and its partitions back.
  */
 public final class ObservedKafkaClientFactory extends DefaultKafkaClientFactory {
 
     private final MeterRegistry registry;
     private final KafkaConsumerAssignments assignments;
+    private final GroupInstanceIds staticIds;
+    private final BooleanSupplier stopping;
+    private final StaticMemberLeave leave = new StaticMemberLeave();
 
-    public ObservedKafkaClientFactory(MeterRegistry registry, KafkaConsumerAssignments assignments) {
+    /**
+     * @param staticIds the consumers' {@code group.instance.id}s; null: dynamic members
+     * @param stopping  whether the bridge is stopping (a static member closed then leaves its group)
+     */
+    public ObservedKafkaClientFactory(MeterRegistry registry, KafkaConsumerAssignments assignments, GroupInstanceIds staticIds,
+                                      BooleanSupplier stopping) {
         this.registry = registry;
         this.assignments = assignments;
+        this.staticIds = staticIds;
+        this.stopping = stopping;
     }
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public Consumer getConsumer(Properties properties) {
-        Consumer consumer = super.getConsumer(properties);
+        if (staticIds == null) {
+            return observed(super.getConsumer(properties), null);
+        }
+        String groupInstanceId = staticIds.take();
+        // a copy: Camel keeps the properties for the consumer it re-creates after an error, which numbers itself again
+        Properties withId = new Properties();
+        withId.putAll(properties);
+        withId.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, groupInstanceId);
+        try {
+            AtomicBoolean closed = new AtomicBoolean();
+            return observed(super.getConsumer(withId), () -> {
+                if (closed.compareAndSet(false, true)) {
+                    if (stopping.getAsBoolean()) {
+                        leave.leave(withId, groupInstanceId);
+                    }
+                    staticIds.release(groupInstanceId);
+                }
+            });
+        } catch (RuntimeException e) {
+            staticIds.release(groupInstanceId);
+            throw e;
+        }
+    }
+
+    /** {@code afterClose} (may be null) runs once the consumer is closed. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private Consumer observed(Consumer consumer, Runnable afterClose) {
         KafkaClientMetrics metrics = new KafkaClientMetrics(consumer);
         metrics.bindTo(registry);
         long number = assignments.created();
@@ -45,6 +89,13 @@ public final class ObservedKafkaClientFactory extends DefaultKafkaClientFactory 
             } else if (method.getName().equals("close")) {
                 assignments.closed(number);
                 metrics.close();
+                try {
+                    return invoke(consumer, method, args);
+                } finally {
+                    if (afterClose != null) {
+                        afterClose.run();
+                    }
+                }
             }
             return invoke(consumer, method, args);
         };
