@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.FreePorts;
 import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.RabbitMqTenant;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient.Received;
 import io.github.redisdelaybridge.testkit.TestCertificates;
@@ -28,17 +29,12 @@ class RabbitMqSecuredConnectionTest {
     @Test
     void aMessageGoesThroughAsAVirtualHostUserOverTlsWithAHostList() throws Exception {
         String name = "rabbitmq-secured";
-        String suffix = Long.toString(System.nanoTime(), 36);
-        String vhost = "rdb-test-" + suffix;
-        String user = "rdb-bridge-" + suffix;
-        String password = "amqp-pw-" + suffix;
         TestCertificates certs = TestCertificates.generate(name);
         LocalRedis.deleteKeys("test-" + name);
-        RabbitMqTestClient.rabbitmqctl("add_vhost", vhost);
-        try {
-            RabbitMqTestClient.rabbitmqctl("add_user", user, password);
-            RabbitMqTestClient.rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*");
-            RabbitMqTestClient.rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+        try (RabbitMqTenant tenant = RabbitMqTenant.create("rdb-test")) {
+            String vhost = tenant.virtualHost();
+            String user = tenant.user();
+            String password = tenant.password();
             try (TlsRelay tls = new TlsRelay(certs, RabbitMqTestClient.HOST, RabbitMqTestClient.PORT);
                  RabbitMqTestClient rabbit = new RabbitMqTestClient(vhost)) {
                 rabbit.declareQueue(name + ".target");
@@ -67,13 +63,6 @@ class RabbitMqSecuredConnectionTest {
                     String users = RabbitMqTestClient.rabbitmqctl("list_connections", "-q", "--no-table-headers", "-p", vhost, "user", "ssl");
                     assertThat(users).as("the bridge's connections in the test's virtual host, as its user").contains(user);
                 }
-            }
-        } finally {
-            RabbitMqTestClient.rabbitmqctl("delete_vhost", vhost);
-            try {
-                RabbitMqTestClient.rabbitmqctl("delete_user", user);
-            } catch (IllegalStateException notCreated) {
-                // add_user failed before
             }
         }
     }

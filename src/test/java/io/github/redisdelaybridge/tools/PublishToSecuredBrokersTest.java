@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.testkit.FreePorts;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.RabbitMqTenant;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import io.github.redisdelaybridge.testkit.SecuredKafka;
 import io.github.redisdelaybridge.testkit.TestCertificates;
@@ -128,16 +129,11 @@ class PublishToSecuredBrokersTest {
 
     @Test
     void toRabbitMqAsAUserOfItsOwnInAVirtualHostOfItsOwnOverTlsWithAHostList() throws Exception {
-        String suffix = Long.toString(System.nanoTime(), 36);
-        String vhost = "rdb-publish-" + suffix;
-        String user = "rdb-publisher-" + suffix;
-        String password = "amqp-pw-" + suffix;
         String queue = "publish-secured.inbound";
-        RabbitMqTestClient.rabbitmqctl("add_vhost", vhost);
-        try {
-            RabbitMqTestClient.rabbitmqctl("add_user", user, password);
-            RabbitMqTestClient.rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*");
-            RabbitMqTestClient.rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+        try (RabbitMqTenant tenant = RabbitMqTenant.create("rdb-publish")) {
+            String vhost = tenant.virtualHost();
+            String user = tenant.user();
+            String password = tenant.password();
             try (TlsRelay tls = new TlsRelay(certs, RabbitMqTestClient.HOST, RabbitMqTestClient.PORT);
                  RabbitMqTestClient rabbit = new RabbitMqTestClient(vhost)) {
                 rabbit.declareQueue(queue);
@@ -191,13 +187,6 @@ class PublishToSecuredBrokersTest {
                 assertThat(err()).startsWith("publish: RabbitMQ at 127.0.0.1:" + tls.port() + ": the TLS handshake failed (")
                         .contains("PKIX").doesNotContain(password).hasLineCount(1);
                 assertThat(rabbit.readyAndUnackedTotal(queue)).as("nothing more arrived").isZero();
-            }
-        } finally {
-            RabbitMqTestClient.rabbitmqctl("delete_vhost", vhost);
-            try {
-                RabbitMqTestClient.rabbitmqctl("delete_user", user);
-            } catch (IllegalStateException notCreated) {
-                // add_user failed before
             }
         }
     }
