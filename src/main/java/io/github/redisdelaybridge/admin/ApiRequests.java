@@ -40,18 +40,23 @@ final class ApiRequests {
 
     /** {@code limit}: 1 to {@code max}, default {@code defaultLimit}. */
     static int limit(String text, int defaultLimit, int max) {
+        return (int) wholeNumber(text, "limit", defaultLimit, 1, max);
+    }
+
+    /** A whole number from {@code min} to {@code max} (absent: {@code defaultValue}); anything else is a 400 naming {@code name}. */
+    static long wholeNumber(String text, String name, long defaultValue, long min, long max) {
         if (text == null) {
-            return defaultLimit;
+            return defaultValue;
         }
         try {
-            int limit = Integer.parseInt(text.strip());
-            if (limit >= 1 && limit <= max) {
-                return limit;
+            long value = Long.parseLong(text.strip());
+            if (value >= min && value <= max) {
+                return value;
             }
         } catch (NumberFormatException notANumber) {
             // reported below
         }
-        throw ApiException.badRequest("limit must be a whole number from 1 to " + max + ", got '" + abbreviate(text) + "'");
+        throw ApiException.badRequest(name + " must be a whole number from " + min + " to " + max + ", got '" + abbreviate(text) + "'");
     }
 
     /** {@code true} or {@code false} (absent: false). */

@@ -30,8 +30,8 @@ public final class DueHistogramQuery {
 
     /** Camel bean method. */
     public ApiResponse histogram(Exchange exchange) {
-        long bucketMs = whole(ApiRequests.param(exchange, "bucketMs"), "bucketMs", DEFAULT_BUCKET_MS, MIN_BUCKET_MS, MAX_BUCKET_MS);
-        int buckets = (int) whole(ApiRequests.param(exchange, "buckets"), "buckets", DEFAULT_BUCKETS, 1, MAX_BUCKETS);
+        long bucketMs = ApiRequests.wholeNumber(ApiRequests.param(exchange, "bucketMs"), "bucketMs", DEFAULT_BUCKET_MS, MIN_BUCKET_MS, MAX_BUCKET_MS);
+        int buckets = (int) ApiRequests.wholeNumber(ApiRequests.param(exchange, "buckets"), "buckets", DEFAULT_BUCKETS, 1, MAX_BUCKETS);
         DueHistogram histogram = StoreAnswers.await(store.dueHistogram(bucketMs, buckets), redisTimeoutMs);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("from", histogram.from());
@@ -40,20 +40,5 @@ public final class DueHistogramQuery {
         body.put("counts", Arrays.stream(histogram.counts()).boxed().toList());
         body.put("later", histogram.later());
         return ApiResponse.ok(body);
-    }
-
-    private static long whole(String text, String name, long defaultValue, long min, long max) {
-        if (text == null) {
-            return defaultValue;
-        }
-        try {
-            long value = Long.parseLong(text.strip());
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException notANumber) {
-            // reported below
-        }
-        throw ApiException.badRequest(name + " must be a whole number from " + min + " to " + max + ", got '" + ApiRequests.abbreviate(text) + "'");
     }
 }

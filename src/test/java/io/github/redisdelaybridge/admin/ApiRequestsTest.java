@@ -56,6 +56,16 @@ class ApiRequestsTest {
     }
 
     @Test
+    void wholeNumbersWithinTheirRangeAndNamedWhenNot() {
+        assertThat(ApiRequests.wholeNumber(null, "bucketMs", 60_000, 1_000, 86_400_000)).isEqualTo(60_000);
+        assertThat(ApiRequests.wholeNumber("86400000", "bucketMs", 60_000, 1_000, 86_400_000)).isEqualTo(86_400_000);
+        for (String bad : new String[] {"999", "86400001", "1.5", "soon", "99999999999999999999"}) {
+            assertBadRequest(() -> ApiRequests.wholeNumber(bad, "bucketMs", 60_000, 1_000, 86_400_000),
+                    "bucketMs must be a whole number from 1000 to 86400000");
+        }
+    }
+
+    @Test
     void flags() {
         assertThat(ApiRequests.flag(null, "body")).isFalse();
         assertThat(ApiRequests.flag("TRUE", "body")).isTrue();

@@ -41,10 +41,12 @@ public final class StaticMemberLeave {
         adminProperties.put(AdminClientConfig.CLIENT_ID_CONFIG, groupInstanceId + "-leave");
         adminProperties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         adminProperties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-        Admin admin = Admin.create(adminProperties);
         RemoveMembersFromConsumerGroupOptions options = new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove(groupInstanceId)));
         options.reason("redis-delay-bridge consumer " + groupInstanceId + " stopped");
+        Admin admin = null;
         try {
+            // inside the try: a client that cannot even be built (a bad property) must not make the consumer's close throw
+            admin = Admin.create(adminProperties);
             admin.removeMembersFromConsumerGroup(group, options).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             LOG.info("Kafka consumer {} left group {}: its partitions go to the other consumers now", groupInstanceId, group);
         } catch (ExecutionException e) {
@@ -59,7 +61,9 @@ public final class StaticMemberLeave {
             Thread.currentThread().interrupt();
             warn(group, groupInstanceId, e);
         } finally {
-            admin.close(Duration.ofSeconds(1));
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(1));
+            }
         }
     }
 
