@@ -28,30 +28,33 @@
   also drops one other claimer's record whose leases have all passed (a dispatcher that stopped), so the hash
   holds about one record per running dispatcher.
 
-  Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }
+  Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, member2, ... }
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then
     leaseDeadline  now + lease duration: the lease token of every message of this claim
-    id       the message id (lib/memberIds); nil when the member is packed and its stem code cannot be
-             resolved (the names hash was lost): the bridge dead-letters the message
-    member   the member as stored: the bridge settles the message with it (acknowledge, reschedule,
-             deadLetter), so a member is never converted twice, packed or verbatim
-    envelope in the wire form (EnvelopeCodec), expanded from the stored form; one whose names cannot
-             be resolved is returned as stored, and the bridge dead-letters it; nil when the payload is
-             missing (evicted or deleted): the bridge dead-letters the message as payload-missing
+    namesTag the slot's names hash's tag (lib/nameCodes) at claim time, or -1 when it has none: the bridge
+             resolves the codes of packed members and stored payloads itself, with its copy of the names hash
+             (store/SlotNames; the hash is append-only, so a copy stays right for as long as the tag is the same),
+             and fetches codes it lacks with resolveNames.lua
+    member   the member as stored (lib/memberIds: a packed id, or the id verbatim): the bridge turns a packed
+             one back into the id, and settles the message with the member as given (acknowledge, reschedule,
+             deadLetter), so a member is never converted twice
+    envelope the payload as stored (lib/internNames: the stored form, or a wire form of versions 1 and 2); the
+             bridge expands it. Nil when the payload is missing (evicted or deleted): the bridge dead-letters the
+             message as payload-missing
+
+  Why the bridge expands, not this script: a claim is the busiest script when a backlog drains, and Redis is
+  then the bottleneck (one thread for every instance); the expansion is about a sixth of a claim's time, and
+  the bridge's instances share it out instead.
 ]]
 -- @include lib/redisNow
--- @include lib/expandNames
--- @include lib/memberIds
 -- @include lib/leases
-local codes = nameCodes(KEYS[5])
-local names = namesExpander(codes)
-local ids = memberIds(codes)
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
-local result = { now, -1, leaseUntil }
+local result = { now, -1, leaseUntil, -1 }
 if #due > 0 then
+  result[4] = tonumber(redis.call('HGET', KEYS[5], 'tag')) or -1
   -- one call per command for the whole batch, not one per message: a claim of 500 then stays a few
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
   local members, n = {}, 0
@@ -68,11 +71,10 @@ if #due > 0 then
     -- an envelope: the bridge dead-letters it as payload-missing rather than drop it unseen
     leases[#leases + 1] = leaseUntil
     leases[#leases + 1] = members[i]
-    result[#result + 1] = ids.toId(members[i]) or false
     result[#result + 1] = members[i]
     result[#result + 1] = tonumber(due[2 * i])
     result[#result + 1] = tonumber(attempts[i] or 0)
-    result[#result + 1] = envelopes[i] and names.expand(envelopes[i]) or false
+    result[#result + 1] = envelopes[i] or false
   end
   if #leases > 0 then
     redis.call('ZADD', KEYS[2], unpack(leases))

@@ -150,7 +150,7 @@ final class PublishAndSettle implements AutoCloseable {
         }
         try {
             if (!message.idResolved()) {
-                throw new IllegalArgumentException("message id still packed in Redis's stored form: Redis could not turn the stem code of"
+                throw new IllegalArgumentException("message id still packed in Redis's stored form: the bridge could not turn the stem code of"
                         + " member " + HexFormat.of().formatHex(message.member()) + " back into a name, because the slot's names hash lacks it"
                         + " (was that key deleted or replaced?)");
             }

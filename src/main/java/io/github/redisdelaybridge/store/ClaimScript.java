@@ -18,32 +18,38 @@ import java.util.List;
  */
 final class ClaimScript {
 
-    /** {@code Returns: { now, nextDue, leaseDeadline, id1, member1, due1, attempts1, envelope1, id2, ... }}. */
-    enum Head { NOW, NEXT_DUE, LEASE_DEADLINE }
+    /** {@code Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, member2, ... }}. */
+    enum Head { NOW, NEXT_DUE, LEASE_DEADLINE, NAMES_TAG }
 
-    enum Entry { ID, MEMBER, DUE, ATTEMPTS, ENVELOPE }
+    enum Entry { MEMBER, DUE, ATTEMPTS, ENVELOPE }
 
     static final ScriptContract<Reply<Head, Entry>> CONTRACT =
             ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS);
+
+    /** One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them). */
+    record StoredMessage(byte[] member, long dueAt, int attempts, byte[] storedEnvelope) {
+    }
+
+    /** A claim's answer as the script returns it; {@code namesTag}: the slot's names hash's tag (-1: none). */
+    record StoredClaim(long redisNow, long nextDue, long leaseDeadline, int namesTag, List<StoredMessage> messages) {
+    }
 
     private ClaimScript() {
     }
 
     /** ARGV: batch size, lease duration in ms, the claimer id and its round ({@code tag}; null: empty, nothing recorded). */
-    static ScriptCall<ClaimedBatch> call(Keys keys, int slot, int batchSize, long leaseMs, ClaimTag tag) {
-        return CONTRACT.call(keys, slot, reply -> batchOf(reply, keys, slot), number(batchSize), number(leaseMs),
+    static ScriptCall<StoredClaim> call(Keys keys, int slot, int batchSize, long leaseMs, ClaimTag tag) {
+        return CONTRACT.call(keys, slot, ClaimScript::claimOf, number(batchSize), number(leaseMs),
                 text(tag == null ? "" : tag.claimerId()), text(tag == null ? "" : Long.toString(tag.round())));
     }
 
-    private static ClaimedBatch batchOf(Reply<Head, Entry> reply, Keys keys, int slot) {
-        long leaseDeadline = reply.number(Head.LEASE_DEADLINE);
-        List<ClaimedMessage> messages = new ArrayList<>(reply.entries());
+    private static StoredClaim claimOf(Reply<Head, Entry> reply) {
+        List<StoredMessage> messages = new ArrayList<>(reply.entries());
         for (int i = 0; i < reply.entries(); i++) {
-            byte[] id = reply.bytes(i, Entry.ID);
-            byte[] member = reply.bytes(i, Entry.MEMBER);
-            messages.add(new ClaimedMessage(slot, StandInIds.idOf(id, member, keys, slot), member, id != null, reply.number(i, Entry.DUE),
-                    (int) reply.number(i, Entry.ATTEMPTS), reply.bytes(i, Entry.ENVELOPE), leaseDeadline));
+            messages.add(new StoredMessage(reply.bytes(i, Entry.MEMBER), reply.number(i, Entry.DUE), (int) reply.number(i, Entry.ATTEMPTS),
+                    reply.bytes(i, Entry.ENVELOPE)));
         }
-        return new ClaimedBatch(reply.number(Head.NOW), reply.number(Head.NEXT_DUE), messages);
+        return new StoredClaim(reply.number(Head.NOW), reply.number(Head.NEXT_DUE), reply.number(Head.LEASE_DEADLINE),
+                (int) reply.number(Head.NAMES_TAG), messages);
     }
 }

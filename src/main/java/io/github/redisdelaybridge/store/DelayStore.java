@@ -27,13 +27,14 @@ public final class DelayStore {
     static final int MESSAGES_PER_CALL = 100;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     static final int LIST_SCAN_BUDGET = 1_000;
-    /** How the id of a packed member Redis could not resolve is shown (claim, listPending): then the member in hex. */
+    /** How the id of a packed member that could not be resolved is shown (claim, listPending): then the member in hex. */
     public static final String UNRESOLVABLE_ID_PREFIX = "unresolvable-member:";
 
     private final RedisScriptingAsyncCommands<byte[], byte[]> redis;
     private final Keys keys;
     private final StoreLimits limits;
     private final ScriptTimings timings;
+    private final ClaimedNames claimedNames;
 
     public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits) {
         this(redis, keys, limits, ScriptTimings.NONE);
@@ -45,6 +46,7 @@ public final class DelayStore {
         this.keys = keys;
         this.limits = limits;
         this.timings = timings;
+        this.claimedNames = new ClaimedNames(keys, this::run);
     }
 
     public Keys keys() {
@@ -96,11 +98,11 @@ public final class DelayStore {
             throw new IllegalArgumentException("a lease lasts at least 1 ms, got " + leaseMs);
         }
         if (limit <= MESSAGES_PER_CALL) {
-            return run(ClaimScript.call(keys, slot, limit, leaseMs, tag));
+            return claimOnce(slot, limit, leaseMs, tag);
         }
         List<CompletableFuture<ClaimedBatch>> chunks = new ArrayList<>();
         for (int remaining = limit; remaining > 0; remaining -= MESSAGES_PER_CALL) {
-            chunks.add(run(ClaimScript.call(keys, slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, tag)));
+            chunks.add(claimOnce(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, tag));
         }
         return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<ClaimedMessage> messages = new ArrayList<>();
@@ -109,6 +111,11 @@ public final class DelayStore {
             ClaimedBatch last = chunks.get(chunks.size() - 1).join();
             return new ClaimedBatch(last.redisNow(), last.nextDue(), messages);
         });
+    }
+
+    /** One claim call; its members and payloads come back as stored, and are read here ({@link ClaimedNames}). */
+    private CompletableFuture<ClaimedBatch> claimOnce(int slot, int limit, long leaseMs, ClaimTag tag) {
+        return run(ClaimScript.call(keys, slot, limit, leaseMs, tag)).thenCompose(claim -> claimedNames.resolve(slot, claim));
     }
 
     /**

@@ -37,14 +37,16 @@ class LuaScriptTest {
         for (String writer : List.of("schedule", "replayDeadLetter")) {
             assertThat(LuaScript.load(writer).source()).as(writer).contains("local function namesInterner(");
         }
-        for (String reader : List.of("claim", "inspect", "listPending")) {
+        for (String reader : List.of("inspect", "listPending")) {
             assertThat(LuaScript.load(reader).source()).as(reader).contains("local function namesExpander(");
         }
+        // the busiest script returns payloads and members as stored: the bridge reads them (StoredForms, StoredFormsTest)
+        assertThat(LuaScript.load("claim").source()).doesNotContain("local function namesExpander(").doesNotContain("local function memberIds(");
     }
 
     @Test
     void scriptsThatTakeOrReturnIdsConvertThemAndScriptsThatSettleAClaimUseTheMemberAsGiven() {
-        for (String converting : List.of("schedule", "claim", "cancel", "changeDueTime", "inspect", "listPending", "replayDeadLetter")) {
+        for (String converting : List.of("schedule", "cancel", "changeDueTime", "inspect", "listPending", "replayDeadLetter")) {
             String source = LuaScript.load(converting).source();
             assertThat(source).as(converting).contains("local function memberIds(");
             assertThat(count(source, "local function nameCodes(")).as(converting).isEqualTo(1);

@@ -42,7 +42,7 @@ import java.util.Objects;
  *   varint   origin stem code
  *   the rest of the wire form, unchanged (origin number onward)
  * </pre>
- * A stored form that reaches {@link #decode} is one Redis could not expand (its codes are missing from the
+ * A stored form that reaches {@link #decode} is one that could not be expanded (its codes are missing from the
  * names hash); it is refused with a message that says so, and the dispatcher dead-letters it as
  * {@code corrupt-envelope}.
  *
@@ -80,7 +80,7 @@ public final class EnvelopeCodec {
     public static Envelope decode(String messageId, byte[] encoded) {
         Objects.requireNonNull(messageId, "messageId");
         if (encoded.length >= 2 && (encoded[1] & STORED_FORM_BIT) != 0) {
-            throw new IllegalArgumentException("envelope still in Redis's stored form: Redis could not turn its target and origin codes"
+            throw new IllegalArgumentException("envelope still in Redis's stored form: its target and origin codes could not be turned"
                     + " back into names, because the slot's names hash lacks them (was that key deleted or replaced?)");
         }
         EnvelopeInput in = new EnvelopeInput(encoded, 0);
