@@ -30,7 +30,7 @@ public final class ObservedKafkaClientFactory extends DefaultKafkaClientFactory 
     private final KafkaConsumerAssignments assignments;
     private final GroupInstanceIds staticIds;
     private final BooleanSupplier stopping;
-    private final StaticMemberLeave leave = new StaticMemberLeave();
+    private final StaticMemberLeave leave;
 
     /**
      * @param staticIds the consumers' {@code group.instance.id}s; null: dynamic members
@@ -38,10 +38,17 @@ public final class ObservedKafkaClientFactory extends DefaultKafkaClientFactory 
      */
     public ObservedKafkaClientFactory(MeterRegistry registry, KafkaConsumerAssignments assignments, GroupInstanceIds staticIds,
                                       BooleanSupplier stopping) {
+        this(registry, assignments, staticIds, stopping, new StaticMemberLeave());
+    }
+
+    /** {@code leave}: how a stopping static member leaves its group (tests give it a short timeout). */
+    ObservedKafkaClientFactory(MeterRegistry registry, KafkaConsumerAssignments assignments, GroupInstanceIds staticIds,
+                               BooleanSupplier stopping, StaticMemberLeave leave) {
         this.registry = registry;
         this.assignments = assignments;
         this.staticIds = staticIds;
         this.stopping = stopping;
+        this.leave = leave;
     }
 
     @Override

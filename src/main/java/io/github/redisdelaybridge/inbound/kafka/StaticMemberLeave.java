@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound.kafka;
 
+import io.github.redisdelaybridge.message.Failures;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +28,18 @@ public final class StaticMemberLeave {
 
     private static final Logger LOG = LoggerFactory.getLogger(StaticMemberLeave.class);
     /** Within the shutdown timeout (30 s) even with several consumers leaving one after another. */
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Duration timeout;
+
+    public StaticMemberLeave() {
+        this(DEFAULT_TIMEOUT);
+    }
+
+    /** {@code timeout}: how long a leave may wait for the broker; tests of a broker that does not answer shorten it. */
+    StaticMemberLeave(Duration timeout) {
+        this.timeout = timeout;
+    }
 
     /** Removes {@code groupInstanceId} from the group {@code consumerProperties} name; failures are logged, not thrown. */
     public void leave(Properties consumerProperties, String groupInstanceId) {
@@ -39,27 +51,30 @@ public final class StaticMemberLeave {
             }
         });
         adminProperties.put(AdminClientConfig.CLIENT_ID_CONFIG, groupInstanceId + "-leave");
-        adminProperties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-        adminProperties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+        adminProperties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        adminProperties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         RemoveMembersFromConsumerGroupOptions options = new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove(groupInstanceId)));
         options.reason("redis-delay-bridge consumer " + groupInstanceId + " stopped");
         Admin admin = null;
         try {
             // inside the try: a client that cannot even be built (a bad property) must not make the consumer's close throw
             admin = Admin.create(adminProperties);
-            admin.removeMembersFromConsumerGroup(group, options).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            admin.removeMembersFromConsumerGroup(group, options).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             LOG.info("Kafka consumer {} left group {}: its partitions go to the other consumers now", groupInstanceId, group);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownMemberIdException) {
                 LOG.info("Kafka consumer {} was no longer a member of group {}", groupInstanceId, group);
             } else {
-                warn(group, groupInstanceId, e.getCause());
+                warn(group, groupInstanceId, Failures.rootMessage(e.getCause()));
             }
-        } catch (TimeoutException | RuntimeException e) {
-            warn(group, groupInstanceId, e);
+        } catch (TimeoutException e) {
+            warn(group, groupInstanceId, "no answer within " + timeout.toMillis() + " ms"); // this exception carries no message
+        } catch (RuntimeException e) {
+            // the root: "Failed to create new KafkaAdminClient" alone would hide which setting is wrong
+            warn(group, groupInstanceId, Failures.rootMessage(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            warn(group, groupInstanceId, e);
+            warn(group, groupInstanceId, "interrupted");
         } finally {
             if (admin != null) {
                 admin.close(Duration.ofSeconds(1));
@@ -67,8 +82,8 @@ public final class StaticMemberLeave {
         }
     }
 
-    private static void warn(String group, String groupInstanceId, Throwable cause) {
+    private static void warn(String group, String groupInstanceId, String why) {
         LOG.warn("Kafka consumer {} could not leave group {} ({}): its partitions go to the other consumers after the session timeout",
-                groupInstanceId, group, cause.toString());
+                groupInstanceId, group, why);
     }
 }
