@@ -30,7 +30,6 @@ final class ClaimedNames {
 
     CompletableFuture<ClaimedBatch> resolve(int slot, ClaimScript.StoredClaim claim) {
         SlotNames names = slots.computeIfAbsent(slot, s -> new SlotNames());
-        names.observeTag(claim.namesTag());
         Set<Long> missing = new LinkedHashSet<>();
         for (ClaimScript.StoredMessage message : claim.messages()) {
             StoredForms.codesOfMember(message.member(), claim.namesTag(), code -> addIfMissing(names, claim.namesTag(), code, missing));
