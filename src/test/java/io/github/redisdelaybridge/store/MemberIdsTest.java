@@ -25,7 +25,7 @@ class MemberIdsTest {
     @RegisterExtension
     static final KeysPerTest redis = new KeysPerTest("unit-members");
 
-    private static final LuaScript PROBE = LuaScript.load("test/memberIdsProbe");
+    private static final NamesProbe PROBE = new NamesProbe("memberIdsProbe", redis);
     /** The rule of lib/memberIds, written independently: stem, partition (<= 10 digits), offset (<= 15), no leading zeros. */
     private static final Pattern PACKABLE = Pattern.compile("(.+)-([0-9]+)-([0-9]+)", Pattern.DOTALL);
 
@@ -205,16 +205,11 @@ class MemberIdsTest {
     }
 
     private static List<byte[]> probe(String what, byte[]... args) throws Exception {
-        byte[][] all = new byte[args.length + 1][];
-        all[0] = bytes(what);
-        System.arraycopy(args, 0, all, 1, args.length);
-        List<Object> reply = PROBE.<List<Object>>run(redis.connection().async(), ScriptOutputType.MULTI, new byte[][] {bytes(namesKey())}, all)
-                .get(30, TimeUnit.SECONDS);
-        return reply.stream().map(value -> (byte[]) value).toList();
+        return PROBE.run(what, args);
     }
 
     private static String namesKey() {
-        return new Keys(redis.prefix(), 1).names(0);
+        return PROBE.namesKey();
     }
 
     private static String names(String field) throws Exception {

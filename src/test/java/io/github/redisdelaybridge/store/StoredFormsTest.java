@@ -29,8 +29,8 @@ class StoredFormsTest {
     @RegisterExtension
     static final KeysPerTest redis = new KeysPerTest("unit-stored-forms");
 
-    private static final LuaScript MEMBERS = LuaScript.load("test/memberIdsProbe");
-    private static final LuaScript NAMES = LuaScript.load("test/namesProbe");
+    private static final NamesProbe MEMBERS = new NamesProbe("memberIdsProbe", redis);
+    private static final NamesProbe NAMES = new NamesProbe("namesProbe", redis);
 
     @Test
     void everyMemberReadsAsLibMemberIdsReadsIt() throws Exception {
@@ -42,7 +42,7 @@ class StoredFormsTest {
             ids.add("stem" + random.nextInt(400) + "-" + random.nextInt(20) + "-" + Math.abs(random.nextLong() % 1_000_000_000_000L));
         }
         List<byte[]> members = new ArrayList<>();
-        List<byte[]> packed = probe(MEMBERS, "toMember", ids.stream().map(id -> bytes(id)).toArray(byte[][]::new));
+        List<byte[]> packed = MEMBERS.run("toMember", ids.stream().map(id -> bytes(id)).toArray(byte[][]::new));
         for (int i = 0; i < ids.size(); i++) {
             members.add(packed.get(3 * i));
         }
@@ -55,7 +55,7 @@ class StoredFormsTest {
         members.add(new byte[] {first[0], first[1], first[2], 0, (byte) 0x80, (byte) 0x80, (byte) 0x9A, (byte) 0xA6, (byte) 0xEA,
                 (byte) 0xAF, (byte) 0xE3, 1});
 
-        List<byte[]> luaIds = probe(MEMBERS, "toId", members.toArray(byte[][]::new));
+        List<byte[]> luaIds = MEMBERS.run("toId", members.toArray(byte[][]::new));
         Names names = names();
         for (int i = 0; i < members.size(); i++) {
             byte[] lua = luaIds.get(i);
@@ -75,13 +75,13 @@ class StoredFormsTest {
             wire.add(EnvelopeCodec.encode(new Envelope("m-" + i, target, "kafka:delay.inbound/" + random.nextInt(4) + "@" + i,
                     i % 2 == 0 ? null : bytes("key-" + i), List.of(MessageHeader.text("trace", "t-" + i)), Map.of(), body)));
         }
-        List<byte[]> payloads = new ArrayList<>(probe(NAMES, "intern", wire.toArray(byte[][]::new)));
+        List<byte[]> payloads = new ArrayList<>(NAMES.run("intern", wire.toArray(byte[][]::new)));
         for (int i = 0; i < 300; i++) {
             payloads.add(damaged(payloads.get(random.nextInt(wire.size())), random));
         }
         payloads.add(wire.get(0)); // a wire form passes through as it is
 
-        List<byte[]> luaExpanded = probe(NAMES, "expand", payloads.toArray(byte[][]::new));
+        List<byte[]> luaExpanded = NAMES.run("expand", payloads.toArray(byte[][]::new));
         Names names = names();
         for (int i = 0; i < payloads.size(); i++) {
             assertThat(StoredForms.expand(payloads.get(i), names.tag, names::of)).as("payload %d", i).isEqualTo(luaExpanded.get(i));
@@ -93,8 +93,8 @@ class StoredFormsTest {
 
     @Test
     void withAnotherTagOrAnUnknownCodeNothingIsResolved() throws Exception {
-        byte[] member = probe(MEMBERS, "toMember", bytes("orders-1-2")).get(0);
-        byte[] payload = probe(NAMES, "intern", EnvelopeCodec.encode(new Envelope("m", "kafka:t", "kafka:in/0@1", null, List.of(), Map.of(),
+        byte[] member = MEMBERS.run("toMember", bytes("orders-1-2")).get(0);
+        byte[] payload = NAMES.run("intern", EnvelopeCodec.encode(new Envelope("m", "kafka:t", "kafka:in/0@1", null, List.of(), Map.of(),
                 new byte[] {1}))).get(0);
         Names names = names();
 
@@ -149,16 +149,7 @@ class StoredFormsTest {
         return new Names(tag, byCode);
     }
 
-    private static List<byte[]> probe(LuaScript probe, String what, byte[]... args) throws Exception {
-        byte[][] all = new byte[args.length + 1][];
-        all[0] = bytes(what);
-        System.arraycopy(args, 0, all, 1, args.length);
-        List<Object> reply = probe.<List<Object>>run(redis.connection().async(), ScriptOutputType.MULTI, new byte[][] {bytes(namesKey())}, all)
-                .get(30, TimeUnit.SECONDS);
-        return reply.stream().map(value -> (byte[]) value).toList();
-    }
-
     private static String namesKey() {
-        return new Keys(redis.prefix(), 1).names(0);
+        return NAMES.namesKey();
     }
 }
