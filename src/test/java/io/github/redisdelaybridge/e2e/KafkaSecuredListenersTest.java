@@ -8,6 +8,7 @@ import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.LogCapture;
 import io.github.redisdelaybridge.testkit.SecuredKafka;
+import io.github.redisdelaybridge.testkit.SecuredKafkaBroker;
 import io.github.redisdelaybridge.testkit.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -31,59 +31,26 @@ class KafkaSecuredListenersTest {
 
     private static final String SASL_PASSWORD = "sasl-pw-" + Long.toString(System.nanoTime(), 36);
 
-    private static TestCertificates certs;
-    private static SecuredKafka broker;
-    private static KafkaTestClient kafka;
-
-    @BeforeAll
-    static void startBroker() {
-        certs = TestCertificates.generate("kafka-secured");
-        broker = SecuredKafka.start(certs, SASL_PASSWORD);
-        kafka = new KafkaTestClient(broker.plainBootstrap());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
-    @Test
-    void throughASaslListenerWithTheJaasPasswordFromAFile() throws Exception {
-        String name = "kafka-sasl";
-        Path jaas = Files.createTempFile("jaas", ".conf");
-        Files.writeString(jaas, SecuredKafka.clientJaas(SASL_PASSWORD) + "\n");
-        Map<String, String> settings = settings(name, broker.saslBootstrap());
-        settings.put("bridge.kafka.client.security.protocol", "SASL_PLAINTEXT");
-        settings.put("bridge.kafka.client.sasl.mechanism", "PLAIN");
-        settings.put("bridge.kafka.client.sasl.jaas.config-file", jaas.toString());
-        try (LogCapture logs = new LogCapture()) {
-            deliversAndDeadLetters(name, settings);
-            assertThat(logs.messagesContaining(SASL_PASSWORD)).isEmpty();
-        }
-    }
+    @RegisterExtension
+    static final SecuredKafkaBroker secured = new SecuredKafkaBroker("kafka-secured", SASL_PASSWORD);
 
     @Test
     void throughATlsListenerWithTruststoresPerClientFamily() {
         String name = "kafka-tls";
-        Map<String, String> settings = settings(name, broker.tlsBootstrap());
+        Map<String, String> settings = settings(name, secured.broker().tlsBootstrap());
         settings.put("bridge.kafka.client.security.protocol", "SSL");
         // the consumers and the producer each get theirs through their own family; the client family holds the type
         settings.put("bridge.kafka.client.ssl.truststore.type", "PKCS12");
         for (String family : List.of("consumer", "producer")) {
-            settings.put("bridge.kafka." + family + ".ssl.truststore.location", certs.truststore().toString());
-            settings.put("bridge.kafka." + family + ".ssl.truststore.password", certs.password());
+            settings.put("bridge.kafka." + family + ".ssl.truststore.location", secured.certs().truststore().toString());
+            settings.put("bridge.kafka." + family + ".ssl.truststore.password", secured.certs().password());
         }
         deliversAndDeadLetters(name, settings);
     }
 
     private static Map<String, String> settings(String name, String bootstrap) {
         LocalRedis.deleteKeys("test-" + name);
-        kafka.createTopics(1, name + ".inbound", name + ".target", name + ".dlq");
+        secured.kafka().createTopics(1, name + ".inbound", name + ".target", name + ".dlq");
         Map<String, String> settings = BridgeInstance.settings(name, LocalRedis.URI);
         settings.put("bridge.kafka.bootstrap-servers", bootstrap);
         return settings;
@@ -91,14 +58,14 @@ class KafkaSecuredListenersTest {
 
     private static void deliversAndDeadLetters(String name, Map<String, String> settings) {
         try (BridgeInstance bridge = BridgeInstance.start(settings)) {
-            kafka.sendAndWait(name + ".inbound", null, "secured".getBytes(StandardCharsets.UTF_8),
+            secured.kafka().sendAndWait(name + ".inbound", null, "secured".getBytes(StandardCharsets.UTF_8),
                     Map.of("x-delay", "300", "x-target", "kafka:" + name + ".target", "x-message-id", name + "-ok"));
-            kafka.sendAndWait(name + ".inbound", null, "no delay".getBytes(StandardCharsets.UTF_8),
+            secured.kafka().sendAndWait(name + ".inbound", null, "no delay".getBytes(StandardCharsets.UTF_8),
                     Map.of("x-target", "kafka:" + name + ".target", "x-message-id", name + "-bad"));
 
-            List<Received> delivered = kafka.consume(name + ".target", 1, Duration.ofSeconds(60));
+            List<Received> delivered = secured.kafka().consume(name + ".target", 1, Duration.ofSeconds(60));
             assertThat(delivered).extracting(Received::messageId).containsExactly(name + "-ok");
-            List<Received> dead = kafka.consume(name + ".dlq", 1, Duration.ofSeconds(30));
+            List<Received> dead = secured.kafka().consume(name + ".dlq", 1, Duration.ofSeconds(30));
             assertThat(dead).extracting(Received::messageId).containsExactly(name + "-bad");
             assertThat(dead.get(0).header("x-dead-letter-reason")).isEqualTo("missing-delay");
         }

@@ -7,8 +7,6 @@ import io.github.redisdelaybridge.testkit.FreePorts;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.RabbitMqMemoryAlarm;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,38 +17,37 @@ import org.junit.jupiter.api.Test;
 /** bin/publish's tool: usage, bad options, a missing broker reported in one line within seconds, and what it sends. */
 class DelayedMessagePublisherTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final PublisherConsole console = new PublisherConsole();
 
     @Test
     void helpPrintsUsageAndPublishesNothing() {
         assertThat(run("--help")).isEqualTo(0);
 
-        assertThat(out()).startsWith("Usage: publish [options] [BODY]").contains("--delay MS").contains("--rabbitmq ADDRESS")
+        assertThat(console.out()).startsWith("Usage: publish [options] [BODY]").contains("--delay MS").contains("--rabbitmq ADDRESS")
                 .contains("--timeout MS").contains("--config FILE").contains("--broker BROKER");
-        assertThat(err()).isEmpty();
+        assertThat(console.err()).isEmpty();
     }
 
     @Test
     void badOptionsAreOneLineAndExit2() {
         assertThat(run("--dealy", "5000", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: unknown option '--dealy' (see --help)\n");
+        assertThat(console.err()).isEqualTo("publish: unknown option '--dealy' (see --help)\n");
 
-        err.reset();
+        console.clear();
         assertThat(run("--delay")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: --delay needs a value (see --help)\n");
+        assertThat(console.err()).isEqualTo("publish: --delay needs a value (see --help)\n");
 
-        err.reset();
+        console.clear();
         assertThat(run("hello", "world")).isEqualTo(2);
-        assertThat(err()).contains("one body only");
+        assertThat(console.err()).contains("one body only");
 
-        err.reset();
+        console.clear();
         assertThat(run("--broker", "amqp", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: --broker is kafka or rabbitmq, got 'amqp' (see --help)\n");
+        assertThat(console.err()).isEqualTo("publish: --broker is kafka or rabbitmq, got 'amqp' (see --help)\n");
 
-        err.reset();
+        console.clear();
         assertThat(run("--broker", "kafka", "--rabbitmq", "127.0.0.1", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: --rabbitmq publishes to RabbitMQ, not with --broker kafka (see --help)\n");
+        assertThat(console.err()).isEqualTo("publish: --rabbitmq publishes to RabbitMQ, not with --broker kafka (see --help)\n");
     }
 
     @Test
@@ -61,8 +58,8 @@ class DelayedMessagePublisherTest {
 
         assertThat(exit).isEqualTo(1);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-        assertThat(err()).startsWith("publish: no Kafka broker answers at 127.0.0.1:").endsWith(")\n").hasLineCount(1);
-        assertThat(out()).isEmpty();
+        assertThat(console.err()).startsWith("publish: no Kafka broker answers at 127.0.0.1:").endsWith(")\n").hasLineCount(1);
+        assertThat(console.out()).isEmpty();
     }
 
     @Test
@@ -73,7 +70,7 @@ class DelayedMessagePublisherTest {
 
         assertThat(exit).isEqualTo(1);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-        assertThat(err()).startsWith("publish: no RabbitMQ broker answers at 127.0.0.1:").hasLineCount(1);
+        assertThat(console.err()).startsWith("publish: no RabbitMQ broker answers at 127.0.0.1:").hasLineCount(1);
     }
 
     @Test
@@ -85,8 +82,8 @@ class DelayedMessagePublisherTest {
             int exit = run("--bootstrap", EmbeddedKafka.bootstrapServers(), "--topic", topic, "--delay", "5000",
                     "--target", "kafka:out", "--id", "order-42", "--key", "k", "--header", "trace=t-1", "hello");
 
-            assertThat(exit).as(err()).isEqualTo(0);
-            assertThat(out()).startsWith("sent to " + topic + "/0@");
+            assertThat(exit).as(console.err()).isEqualTo(0);
+            assertThat(console.out()).startsWith("sent to " + topic + "/0@");
             KafkaTestClient.Received received = kafka.consume(topic, 1, Duration.ofSeconds(30)).get(0);
             assertThat(received.record().value()).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
             assertThat(received.record().key()).isEqualTo("k".getBytes(StandardCharsets.UTF_8));
@@ -106,7 +103,7 @@ class DelayedMessagePublisherTest {
                 int exit = run("--rabbitmq", RabbitMqTestClient.HOST + ":" + RabbitMqTestClient.PORT, "--queue", queue,
                         "--delay", "1500", "--target", "rabbitmq:/out", "hello");
 
-                assertThat(exit).as(err()).isEqualTo(0);
+                assertThat(exit).as(console.err()).isEqualTo(0);
                 List<RabbitMqTestClient.Received> received = rabbitMq.consume(queue, 1, Duration.ofSeconds(10));
                 assertThat(received).hasSize(1);
                 assertThat(received.get(0).header("x-delay")).isEqualTo(1500);
@@ -123,7 +120,7 @@ class DelayedMessagePublisherTest {
         int exit = run("--rabbitmq", RabbitMqTestClient.HOST, "--queue", "publisher-tool.no-such-queue", "--delay", "1", "x");
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err()).contains("returned the message: NO_ROUTE (312)").hasLineCount(1);
+        assertThat(console.err()).contains("returned the message: NO_ROUTE (312)").hasLineCount(1);
     }
 
     @Test
@@ -141,7 +138,7 @@ class DelayedMessagePublisherTest {
 
             assertThat(exit).isEqualTo(1);
             assertThat(Duration.ofNanos(took)).as("the tool gives up on a blocking broker").isLessThan(Duration.ofSeconds(20));
-            assertThat(err()).contains("did not confirm within 2000 ms").hasLineCount(1);
+            assertThat(console.err()).contains("did not confirm within 2000 ms").hasLineCount(1);
         }
     }
 
@@ -156,67 +153,54 @@ class DelayedMessagePublisherTest {
             kafka.createTopics(1, topic);
 
             // the file's broker does not answer: the variable's does; the topic is the file's first inbound topic
-            int exit = runWith(environment, "--delay", "5000", "--target", "kafka:out", "--id", "from-settings", "hi");
+            int exit = console.run(environment, "--delay", "5000", "--target", "kafka:out", "--id", "from-settings", "hi");
 
-            assertThat(exit).as(err()).isEqualTo(0);
-            assertThat(out()).startsWith("sent to " + topic + "/0@");
+            assertThat(exit).as(console.err()).isEqualTo(0);
+            assertThat(console.out()).startsWith("sent to " + topic + "/0@");
             assertThat(kafka.consume(topic, 1, Duration.ofSeconds(30))).extracting(KafkaTestClient.Received::messageId).containsExactly("from-settings");
 
             // and --bootstrap wins over both
-            assertThat(runWith(environment, "--bootstrap", deadInOption, "--delay", "1", "x")).isEqualTo(1);
-            assertThat(err()).isEqualTo("publish: no Kafka broker answers at " + deadInOption + " (Connection refused)\n");
+            assertThat(console.run(environment, "--bootstrap", deadInOption, "--delay", "1", "x")).isEqualTo(1);
+            assertThat(console.err()).isEqualTo("publish: no Kafka broker answers at " + deadInOption + " (Connection refused)\n");
         }
         // without the variable, the file's broker
-        err.reset();
-        assertThat(runWith(Map.of("BRIDGE_HOME", home.toString()), "--delay", "1", "x")).isEqualTo(1);
-        assertThat(err()).startsWith("publish: no Kafka broker answers at " + deadInFile + " (");
+        console.clear();
+        assertThat(console.run(Map.of("BRIDGE_HOME", home.toString()), "--delay", "1", "x")).isEqualTo(1);
+        assertThat(console.err()).startsWith("publish: no Kafka broker answers at " + deadInFile + " (");
     }
 
     @Test
     void invalidSettingsAreOneLineNamingTheKeyAndExit2() {
         Path file = SettingsFiles.shippedWith(Map.of("bridge.rabbitmq.port", "five"));
-        assertThat(runWith(Map.of(), "--config", file.toString(), "--delay", "1", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: configuration: " + file + ": setting bridge.rabbitmq.port must be a non-negative whole number,"
+        assertThat(console.run(Map.of(), "--config", file.toString(), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(console.err()).isEqualTo("publish: configuration: " + file + ": setting bridge.rabbitmq.port must be a non-negative whole number,"
                 + " got 'five'\n");
 
-        err.reset();
+        console.clear();
         Path typo = SettingsFiles.shippedWith(Map.of("bridge.kafka.client.sasl.mechansim", "PLAIN"));
-        assertThat(runWith(Map.of(), "--config", typo.toString(), "--delay", "1", "x")).isEqualTo(2);
-        assertThat(err()).startsWith("publish: configuration: " + typo + ": unknown setting bridge.kafka.client.sasl.mechansim:")
+        assertThat(console.run(Map.of(), "--config", typo.toString(), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(console.err()).startsWith("publish: configuration: " + typo + ": unknown setting bridge.kafka.client.sasl.mechansim:")
                 .contains("did you mean bridge.kafka.client.sasl.mechanism?").hasLineCount(1);
 
-        err.reset();
+        console.clear();
         Path missingSecret = Path.of("/nonexistent/publish-secret-" + System.nanoTime());
-        assertThat(runWith(Map.of("BRIDGE_KAFKA_CLIENT_SASL_JAAS_CONFIG_FILE", missingSecret.toString()), "--delay", "1", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: configuration: " + SettingsFiles.SHIPPED.toAbsolutePath() + ": setting"
+        assertThat(console.run(Map.of("BRIDGE_KAFKA_CLIENT_SASL_JAAS_CONFIG_FILE", missingSecret.toString()), "--delay", "1", "x")).isEqualTo(2);
+        assertThat(console.err()).isEqualTo("publish: configuration: " + SettingsFiles.SHIPPED.toAbsolutePath() + ": setting"
                 + " bridge.kafka.client.sasl.jaas.config-file: cannot read the file '" + missingSecret + "' (NoSuchFileException)\n");
 
-        err.reset();
-        assertThat(runWith(Map.of(), "--config", "/nonexistent/bridge.properties", "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: configuration: --config /nonexistent/bridge.properties: no such file\n");
+        console.clear();
+        assertThat(console.run(Map.of(), "--config", "/nonexistent/bridge.properties", "x")).isEqualTo(2);
+        assertThat(console.err()).isEqualTo("publish: configuration: --config /nonexistent/bridge.properties: no such file\n");
 
-        err.reset();
-        assertThat(runWith(Map.of("BRIDGE_HOME", "/nonexistent/bridge"), "x")).isEqualTo(2);
-        assertThat(err()).isEqualTo("publish: configuration: BRIDGE_HOME=/nonexistent/bridge: /nonexistent/bridge/config/application.properties"
+        console.clear();
+        assertThat(console.run(Map.of("BRIDGE_HOME", "/nonexistent/bridge"), "x")).isEqualTo(2);
+        assertThat(console.err()).isEqualTo("publish: configuration: BRIDGE_HOME=/nonexistent/bridge: /nonexistent/bridge/config/application.properties"
                 + " does not exist\n");
-        assertThat(out()).isEmpty();
+        assertThat(console.out()).isEmpty();
     }
 
     /** With no environment variable: the settings are the checkout's config/application.properties, as the tool finds them. */
     private int run(String... args) {
-        return runWith(Map.of(), args);
-    }
-
-    private int runWith(Map<String, String> environment, String... args) {
-        return DelayedMessagePublisher.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
+        return console.run(Map.of(), args);
     }
 }
