@@ -9,7 +9,6 @@ import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.LogCapture;
 import io.github.redisdelaybridge.testkit.SecuredKafka;
 import io.github.redisdelaybridge.testkit.SecuredKafkaBroker;
-import io.github.redisdelaybridge.testkit.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +32,21 @@ class KafkaSecuredListenersTest {
 
     @RegisterExtension
     static final SecuredKafkaBroker secured = new SecuredKafkaBroker("kafka-secured", SASL_PASSWORD);
+
+    @Test
+    void throughASaslListenerWithTheJaasPasswordFromAFile() throws Exception {
+        String name = "kafka-sasl";
+        Path jaas = Files.createTempFile("jaas", ".conf");
+        Files.writeString(jaas, SecuredKafka.clientJaas(SASL_PASSWORD) + "\n");
+        Map<String, String> settings = settings(name, secured.broker().saslBootstrap());
+        settings.put("bridge.kafka.client.security.protocol", "SASL_PLAINTEXT");
+        settings.put("bridge.kafka.client.sasl.mechanism", "PLAIN");
+        settings.put("bridge.kafka.client.sasl.jaas.config-file", jaas.toString());
+        try (LogCapture logs = new LogCapture()) {
+            deliversAndDeadLetters(name, settings);
+            assertThat(logs.messagesContaining(SASL_PASSWORD)).isEmpty();
+        }
+    }
 
     @Test
     void throughATlsListenerWithTruststoresPerClientFamily() {

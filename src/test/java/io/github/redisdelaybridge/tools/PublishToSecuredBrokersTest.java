@@ -8,7 +8,6 @@ import io.github.redisdelaybridge.testkit.RabbitMqTenant;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
 import io.github.redisdelaybridge.testkit.SecuredKafka;
 import io.github.redisdelaybridge.testkit.SecuredKafkaBroker;
-import io.github.redisdelaybridge.testkit.TestCertificates;
 import io.github.redisdelaybridge.testkit.TlsRelay;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
