@@ -1,6 +1,5 @@
 package io.github.redisdelaybridge.store;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -92,16 +91,16 @@ final class StoredForms {
             return payload;
         }
         int restAt = (int) head[2];
-        ByteArrayOutputStream wire = new ByteArrayOutputStream(payload.length + target.length + stem.length + 8);
-        wire.write(WIRE_MAGIC);
-        wire.write(WIRE_VERSION);
-        wire.write((payload[1] & 0xFF) - STORED_FORM_BIT);
-        writeVarint(wire, target.length);
-        wire.writeBytes(target);
-        writeVarint(wire, stem.length);
-        wire.writeBytes(stem);
-        wire.write(payload, restAt, payload.length - restAt);
-        return wire.toByteArray();
+        // sized exactly and filled in place: this runs for every claimed message
+        int rest = payload.length - restAt;
+        byte[] wire = new byte[3 + varintSize(target.length) + target.length + varintSize(stem.length) + stem.length + rest];
+        wire[0] = (byte) WIRE_MAGIC;
+        wire[1] = WIRE_VERSION;
+        wire[2] = (byte) ((payload[1] & 0xFF) - STORED_FORM_BIT);
+        int at = putName(wire, 3, target);
+        at = putName(wire, at, stem);
+        System.arraycopy(payload, restAt, wire, at, rest);
+        return wire;
     }
 
     /** Tells {@code needed} the target and origin stem codes of a stored payload of this tag (nothing for any other). */
@@ -149,11 +148,24 @@ final class StoredForms {
         return read;
     }
 
-    private static void writeVarint(ByteArrayOutputStream out, long value) {
-        while (value >= 0x80) {
-            out.write((int) (value & 0x7F) | 0x80);
-            value >>>= 7;
+    /** Writes the name's length as a varint and then the name at {@code at}; returns the position after it. */
+    private static int putName(byte[] into, int at, byte[] name) {
+        int length = name.length;
+        while (length >= 0x80) {
+            into[at++] = (byte) ((length & 0x7F) | 0x80);
+            length >>>= 7;
         }
-        out.write((int) value);
+        into[at++] = (byte) length;
+        System.arraycopy(name, 0, into, at, name.length);
+        return at + name.length;
+    }
+
+    private static int varintSize(int value) {
+        int size = 1;
+        while (value >= 0x80) {
+            value >>>= 7;
+            size++;
+        }
+        return size;
     }
 }

@@ -70,6 +70,9 @@ class StoredFormsTest {
         List<byte[]> wire = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             String target = i % 3 == 0 ? "rabbitmq:orders/expired-" + random.nextInt(200) : "kafka:out." + random.nextInt(150);
+            if (i % 50 == 7) {
+                target = "kafka:" + "long-topic-".repeat(20) + i; // a name of 200+ bytes: its length takes a two-byte varint
+            }
             byte[] body = new byte[random.nextInt(300)];
             random.nextBytes(body);
             wire.add(EnvelopeCodec.encode(new Envelope("m-" + i, target, "kafka:delay.inbound/" + random.nextInt(4) + "@" + i,
