@@ -273,7 +273,7 @@ public final class DelayBenchmark {
             if (i > 0) {
                 waitQuiet(env);
             }
-            ceiling = Math.max(ceiling, RabbitMqDrainScenario.ceiling(env, "rmq-publish-ceiling-" + i, n).rate());
+            ceiling = Math.max(ceiling, RabbitMqDrainScenario.ceiling(env, "rmq-publish-ceiling-" + i, "rmq-drain-" + i, n).rate());
             waitQuiet(env);
             RabbitMqDrainScenario.Result run = RabbitMqDrainScenario.bridge(env, "rmq-drain-" + i, n);
             if (run.rate() > bridge) {
@@ -281,7 +281,7 @@ public final class DelayBenchmark {
                 cpu = run.cpu();
             }
         }
-        table.add("ceiling: plain RabbitMQ publish with confirms (one channel, persistent, mandatory)", "reference",
+        table.add("ceiling: plain RabbitMQ publish with confirms (one channel, persistent, mandatory, the bridge's headers)", "reference",
                 String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
         double ratio = bridge / ceiling;
         table.add("16.2 RabbitMQ delivery (1 instance, all due in one second, to a queue)", ">= 0.8x the publish ceiling",
