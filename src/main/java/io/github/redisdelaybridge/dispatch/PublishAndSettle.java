@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,6 +61,7 @@ final class PublishAndSettle implements AutoCloseable {
     private final Runnable onSettled;
     private final TargetLoad load;
     private final PublishLanes lanes = new PublishLanes();
+    private final AnswerDeadlines deadlines;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ConcurrentLinkedQueue<Publish> answered = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainQueued = new AtomicBoolean();
@@ -102,6 +102,7 @@ final class PublishAndSettle implements AutoCloseable {
         this.failures = failures;
         this.publishTimeoutMs = publishTimeoutMs;
         this.load = new TargetLoad(maxInFlightPerTarget);
+        this.deadlines = new AnswerDeadlines(publishTimeoutMs);
         this.metrics = metrics;
         this.onSettled = onSettled;
     }
@@ -130,7 +131,7 @@ final class PublishAndSettle implements AutoCloseable {
                 continue;
             }
             publish.admitted = true;
-            publish.outcome.orTimeout(publishTimeoutMs, TimeUnit.MILLISECONDS);
+            deadlines.watch(publish.outcome);
             byLane.computeIfAbsent(lanes.laneOf(publish.target), lane -> new ArrayList<>()).add(publish);
         }
         byLane.forEach((lane, publishes) -> {
@@ -297,6 +298,7 @@ final class PublishAndSettle implements AutoCloseable {
     @Override
     public void close() {
         lanes.close();
+        deadlines.close();
         settler.shutdown();
     }
 }

@@ -296,8 +296,8 @@ public final class DelayBenchmark {
         LatencyRecorder l = s.lateness();
         table.add(String.format("16.1 RabbitMQ-inbound precision at %,d msg/s (1 s delay, %d s, Kafka target)", options.precisionRate(),
                         stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early (as Kafka's)",
-                String.format("%s, early %d (from the producer's publish + delay: %s) (%s)", l.summary("ms"), l.countBelow(0),
-                        s.fromIntendedDue().summary("ms"), s.cpu()),
+                String.format("%s, early %d (from the producer's publish + delay: %s); %s (%s)", l.summary("ms"), l.countBelow(0),
+                        s.fromIntendedDue().summary("ms"), s.warmup(), s.cpu()),
                 precisionVerdict(s.sent(), s.arrived(), l));
     }
 
@@ -355,10 +355,10 @@ public final class DelayBenchmark {
         table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), precisionStepMs() / 1000) + setting.rowSuffix(),
                 "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
                 String.format("%s%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d; "
-                                + "%.0f inbound offset commits/s (%s)", l.summary("ms"),
+                                + "%.0f inbound offset commits/s; %s (%s)", l.summary("ms"),
                         setting.beside(precisionStep == null ? null : precisionStep.lateness().summary("ms")), l.countBelow(0),
                         s.dueToSent().percentile(50), s.dueToSent().percentile(99), s.sentToReceived().percentile(50),
-                        s.sentToReceived().percentile(99), s.commitsPerSecond(), s.cpu()),
+                        s.sentToReceived().percentile(99), s.commitsPerSecond(), r.warmup(), s.cpu()),
                 precisionVerdict(s.sent(), s.arrived(), l));
         return r;
     }

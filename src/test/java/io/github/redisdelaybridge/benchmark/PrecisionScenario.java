@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Precision: messages published at a steady rate with a 1 s delay, so that they also fall due at that
  * rate; lateness = arrival on the target (the load generator's consumer's receive time) minus x-delay-due-at.
- * The first seconds of each step are a warm-up and not recorded. Then steps up the rate (through the search
+ * The first seconds of each step are a warm-up and not recorded, and the first step at the target rate comes after
+ * unrecorded steps that let the JIT compiler settle ({@link JitWarmup}). Then steps up the rate (through the search
  * rates given, if any) to find the highest one at which p99 stays within 25 ms (and every message arrives).
  */
 final class PrecisionScenario {
@@ -32,7 +33,8 @@ final class PrecisionScenario {
         }
     }
 
-    record Result(Step target, List<Step> search, int highestRateWithinP99) {
+    /** {@code warmup}: how the measured step was warmed up, and the JIT's work during it ({@link JitWarmup}). */
+    record Result(Step target, List<Step> search, int highestRateWithinP99, String warmup) {
     }
 
     private PrecisionScenario() {
@@ -43,11 +45,14 @@ final class PrecisionScenario {
         env.createTopics(6, in);
         List<BridgeInstance> bridges = env.startBridges(env.bridgeSettings(name, in), 1);
         try {
-            // an unrecorded step first: steady small batches run code paths the capacity warm-up does not, and the
-            // first measured step otherwise pays for their JIT compilation (about 1.5x the CPU, 2x the lateness)
-            Step unrecorded = step(env, name + "-warmup", in, targetRate, stepMs, warmupMs);
-            System.out.println("(precision warm-up step, not recorded: " + unrecorded.describe() + ")");
+            // unrecorded steps first: steady small batches run code paths the capacity warm-up does not, and a measured
+            // step otherwise pays for their JIT compilation (about 1.5x the CPU, 2x the lateness)
+            int[] warmups = {0};
+            JitWarmup.Settled warm = JitWarmup.untilSettled("precision", stepMs,
+                    () -> step(env, name + "-warmup-" + ++warmups[0], in, targetRate, stepMs, warmupMs).describe());
+            long compiledBefore = JitWarmup.compileMillis();
             Step target = step(env, name, in, targetRate, stepMs, warmupMs);
+            String warmup = warm.describe() + ", " + (JitWarmup.compileMillis() - compiledBefore) + " ms in the measured one";
             List<Step> search = new ArrayList<>();
             int highest = target.p99Within(25) ? targetRate : 0;
             int lastFailed = 0;
@@ -71,7 +76,7 @@ final class PrecisionScenario {
                     highest = middle;
                 }
             }
-            return new Result(target, search, highest);
+            return new Result(target, search, highest, warmup);
         } finally {
             BenchEnvironment.stopBridges(bridges);
             env.deleteKeys(env.prefix(name));

@@ -19,7 +19,12 @@ final class RabbitMqPrecisionScenario {
 
     static final long DELAY_MS = 1_000;
 
-    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder fromIntendedDue, String cpu) {
+    /** {@code warmup}: how the step was warmed up and the JIT's work during it ({@link JitWarmup}); empty for a warm-up step. */
+    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder fromIntendedDue, String cpu, String warmup) {
+
+        Step warmedUp(String how) {
+            return new Step(rate, sent, arrived, lateness, fromIntendedDue, cpu, how);
+        }
 
         boolean complete() {
             return arrived >= sent;
@@ -42,10 +47,13 @@ final class RabbitMqPrecisionScenario {
         ConnectionFactory factory = RabbitMqBench.connections();
         List<BridgeInstance> bridges = env.startBridges(settings, 1);
         try (Connection connection = factory.newConnection("bench-precision-load")) {
-            Step unrecorded = step(env, connection, name + "-warmup", queue, rate, stepMs, warmupMs);
-            System.out.println("(RabbitMQ precision warm-up step, not recorded: " + unrecorded.describe() + ")");
+            int[] warmups = {0};
+            JitWarmup.Settled warm = JitWarmup.untilSettled("RabbitMQ precision", stepMs,
+                    () -> step(env, connection, name + "-warmup-" + ++warmups[0], queue, rate, stepMs, warmupMs).describe());
+            long compiledBefore = JitWarmup.compileMillis();
             Step step = step(env, connection, name, queue, rate, stepMs, warmupMs);
-            System.out.println("RabbitMQ precision " + step.describe() + ", " + step.cpu());
+            step = step.warmedUp(warm.describe() + ", " + (JitWarmup.compileMillis() - compiledBefore) + " ms in the measured one");
+            System.out.println("RabbitMQ precision " + step.describe() + ", " + step.cpu() + "; " + step.warmup());
             return step;
         } finally {
             BenchEnvironment.stopBridges(bridges);
@@ -72,7 +80,7 @@ final class RabbitMqPrecisionScenario {
                             ArrivalRecorder.INTENDED_DUE_AT, Long.toString(System.currentTimeMillis() + DELAY_MS))).build(), env.payload()));
             channel.waitForConfirmsOrDie(60_000);
             arrivals.await(total, DELAY_MS + 60_000);
-            return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.fromIntendedDue, cpu.stop());
+            return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.fromIntendedDue, cpu.stop(), "");
         }
     }
 }
