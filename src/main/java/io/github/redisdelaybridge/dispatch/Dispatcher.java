@@ -40,7 +40,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.stopping = stopping;
         this.claimer = new DueMessageClaimer(store, settings);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
-                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), metrics, wakeSignal::signal);
+                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), metrics, wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
         metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", delivery::inFlight);
         metrics.gauge("bridge.dispatch.last.cycle.age.seconds", "seconds since this instance's dispatch loop last completed a cycle"
@@ -71,7 +71,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
                     if (remainingMs <= 0) {
                         return;
                     }
-                    wakeSignal.await(Math.min(remainingMs, ROOM_WAIT_MS), Long.MAX_VALUE);
+                    wakeSignal.awaitRoom(Math.min(remainingMs, ROOM_WAIT_MS), () -> delivery.inFlight() >= settings.maxInFlight());
                     continue;
                 }
                 ClaimRound round = claimer.claim(Math.min(settings.batchSize(), room));
@@ -116,7 +116,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     private void awaitSettled(long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (delivery.inFlight() > 0 && System.currentTimeMillis() < deadline) {
-            wakeSignal.await(ROOM_WAIT_MS, Long.MAX_VALUE);
+            wakeSignal.awaitRoom(ROOM_WAIT_MS, () -> delivery.inFlight() > 0);
         }
         if (delivery.inFlight() > 0) {
             LOG.warn("stopping with {} messages unsettled; their leases expire and they are delivered again", delivery.inFlight());

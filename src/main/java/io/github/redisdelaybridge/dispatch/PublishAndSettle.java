@@ -59,6 +59,7 @@ final class PublishAndSettle implements AutoCloseable {
     private final long publishTimeoutMs;
     private final BridgeMetrics metrics;
     private final Runnable onSettled;
+    private final Runnable onReturnedToDueSet;
     private final TargetLoad load;
     private final PublishLanes lanes = new PublishLanes();
     private final AnswerDeadlines deadlines;
@@ -94,9 +95,11 @@ final class PublishAndSettle implements AutoCloseable {
     /**
      * @param maxInFlightPerTarget messages a target that is not answering may have in flight ({@link TargetLoad})
      * @param onSettled            called after messages are settled (or failed to settle): room in flight has been freed
+     * @param onReturnedToDueSet   called after a message went back to the due set (given back, or to be retried), maybe due
+     *                             sooner than the dispatch loop plans to look again
      */
     PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
-                     BridgeMetrics metrics, Runnable onSettled) {
+                     BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
         this.store = store;
         this.publisher = publisher;
         this.failures = failures;
@@ -105,6 +108,7 @@ final class PublishAndSettle implements AutoCloseable {
         this.deadlines = new AnswerDeadlines(publishTimeoutMs);
         this.metrics = metrics;
         this.onSettled = onSettled;
+        this.onReturnedToDueSet = onReturnedToDueSet;
     }
 
     /** Messages handed over and not yet settled in Redis. */
@@ -239,13 +243,13 @@ final class PublishAndSettle implements AutoCloseable {
             }
             Publish failed = publish;
             NotSentException notSent = notSent(failed);
-            finishWhenSettled(List.of(failed), () -> notSent != null ? giveBack(failed, notSent, now)
+            finishWhenSettled(List.of(failed), true, () -> notSent != null ? giveBack(failed, notSent, now)
                     : failures.publishFailed(failed.message,
                     failed.envelope == null ? null : failed.envelope.target(), failed.failure));
         }
         metrics.delivered("kafka", deliveredToKafka);
         metrics.delivered("rabbitmq", deliveredToRabbitMq);
-        deliveredBySlot.forEach((slot, publishes) -> finishWhenSettled(publishes,
+        deliveredBySlot.forEach((slot, publishes) -> finishWhenSettled(publishes, false,
                 () -> store.acknowledge(slot, publishes.stream().map(p -> p.message).toList())));
     }
 
@@ -272,7 +276,8 @@ final class PublishAndSettle implements AutoCloseable {
         return store.reschedule(publish.message, deferMs, false);
     }
 
-    private void finishWhenSettled(List<Publish> publishes, java.util.function.Supplier<CompletableFuture<?>> settlement) {
+    /** {@code failed}: the settlement may put the messages back in the due set (a retry, a give-back) rather than remove them. */
+    private void finishWhenSettled(List<Publish> publishes, boolean failed, java.util.function.Supplier<CompletableFuture<?>> settlement) {
         CompletableFuture<?> settled;
         try {
             settled = settlement.get();
@@ -292,6 +297,9 @@ final class PublishAndSettle implements AutoCloseable {
             }
             inFlight.addAndGet(-publishes.size());
             onSettled.run();
+            if (failed) {
+                onReturnedToDueSet.run();
+            }
         });
     }
 

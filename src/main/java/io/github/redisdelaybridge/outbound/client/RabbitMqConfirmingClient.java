@@ -15,14 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -80,8 +81,13 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
     private final java.util.List<com.rabbitmq.client.Address> addresses;
     private final String connectionName;
     private final Map<String, Long> exchangeVerifiedUntil = new ConcurrentHashMap<>();
-    /** Publishes handed to the publishing thread and not yet started; failed at once when the broker blocks. */
-    private final Set<QueuedPublish> queued = ConcurrentHashMap.newKeySet();
+    /** Publishes handed over and not yet started, in order; failed at once when the broker blocks. */
+    private final ConcurrentLinkedQueue<QueuedPublish> queued = new ConcurrentLinkedQueue<>();
+    /**
+     * Whether a run of the publishing thread over {@link #queued} is scheduled and has not yet started: one wake-up of that
+     * thread per burst of publishes, not one task per message.
+     */
+    private final AtomicBoolean sendScheduled = new AtomicBoolean();
     private final ExecutorService publishingThread;
 
     // written by the publishing thread only (close aside)
@@ -120,18 +126,29 @@ public final class RabbitMqConfirmingClient implements AutoCloseable {
         }
         QueuedPublish publish = new QueuedPublish(exchange, routingKey, properties, body);
         queued.add(publish);
-        try {
-            publishingThread.execute(() -> send(publish));
-        } catch (RejectedExecutionException stopped) {
-            queued.remove(publish);
-            publish.outcome.completeExceptionally(new IllegalStateException("RabbitMQ publisher is closed"));
+        if (sendScheduled.compareAndSet(false, true)) {
+            try {
+                publishingThread.execute(this::sendQueued);
+            } catch (RejectedExecutionException stopped) {
+                sendScheduled.set(false);
+                for (QueuedPublish unsent; (unsent = queued.poll()) != null; ) {
+                    unsent.outcome.completeExceptionally(new IllegalStateException("RabbitMQ publisher is closed"));
+                }
+            }
         }
         return publish.outcome;
     }
 
+    /** On the publishing thread: sends what is queued, in order. A publish queued once this has started schedules another run. */
+    private void sendQueued() {
+        sendScheduled.set(false);
+        for (QueuedPublish publish; (publish = queued.poll()) != null; ) {
+            send(publish);
+        }
+    }
+
     /** On the publishing thread. */
     private void send(QueuedPublish publish) {
-        queued.remove(publish);
         if (publish.outcome.isDone()) {
             return; // the caller gave up on it (timed out), or the broker blocked meanwhile
         }
