@@ -73,9 +73,10 @@ class DockerfileTest {
     }
 
     @Test
-    void jvmOptionsAskForShortGcPauses() {
+    void jvmOptionsAskForShortAndRareGcPauses() {
         String javaOpts = DockerfileModel.environment(dockerfile.runtime()).get("JAVA_OPTS");
-        assertThat(javaOpts).contains("-XX:+UseG1GC").contains("-XX:MaxGCPauseMillis=10").contains("-XX:MaxRAMPercentage=");
+        assertThat(javaOpts).contains("-XX:+UseG1GC").contains("-XX:MaxGCPauseMillis=10").contains("-XX:NewRatio=2")
+                .contains("-XX:MaxRAMPercentage=");
     }
 
     @Test
