@@ -36,13 +36,15 @@ final class WakeSignal implements DispatchWakeup {
 
     /**
      * Sleeps up to {@code millis} while {@code stillFull} holds, or until room is freed ({@link #roomFreed}) or signalled.
-     * {@code stillFull} is read once more after the wait is announced, so room freed just before is not slept through.
+     * The wait is announced before {@code stillFull} is read, and a signal from then on ends it, so room freed just
+     * before the wait (after the loop last looked) is not slept through.
      */
     void awaitRoom(long millis, BooleanSupplier stillFull) throws InterruptedException {
+        clearSignal();
         waitingForRoom = true;
         try {
             if (stillFull.getAsBoolean()) {
-                await(millis, Long.MAX_VALUE);
+                sleepUnlessSignalled(millis, Long.MAX_VALUE);
             }
         } finally {
             waitingForRoom = false;
@@ -69,9 +71,26 @@ final class WakeSignal implements DispatchWakeup {
         if (millis <= 0) {
             return;
         }
+        clearSignal();
+        sleepUnlessSignalled(millis, wakeAtRedisTime);
+    }
+
+    private void clearSignal() {
         lock.lock();
         try {
             signalled = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sleeps up to {@code millis} unless a signal came since the last {@link #clearSignal}. */
+    private void sleepUnlessSignalled(long millis, long wakeAtRedisTime) throws InterruptedException {
+        if (millis <= 0) {
+            return;
+        }
+        lock.lock();
+        try {
             plannedWakeAt = wakeAtRedisTime;
             long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
             while (!signalled && nanos > 0) {

@@ -41,6 +41,19 @@ class WakeSignalTest {
         assertTrue(tookMs < LONG_SLEEP_MS / 2, "slept " + tookMs + " ms although room had been freed");
     }
 
+    @Test
+    void roomFreedBetweenTheLoopsLastLookAndItsWaitIsNotSleptThrough() throws Exception {
+        WakeSignal signal = new WakeSignal();
+        long start = System.nanoTime();
+        // the settler frees room and signals right after the loop found it still full, before the loop sleeps
+        signal.awaitRoom(LONG_SLEEP_MS, () -> {
+            signal.roomFreed();
+            return true;
+        });
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(tookMs < LONG_SLEEP_MS / 2, "slept " + tookMs + " ms through room freed just before the wait");
+    }
+
     private interface Sleep {
         void run() throws InterruptedException;
     }
