@@ -18,6 +18,8 @@ import io.github.redisdelaybridge.dispatch.LeaseReaper;
 import io.github.redisdelaybridge.health.DispatchLivenessCheck;
 import io.github.redisdelaybridge.health.DispatchStall;
 import io.github.redisdelaybridge.health.HealthGauges;
+import io.github.redisdelaybridge.health.InstanceIdCheck;
+import io.github.redisdelaybridge.health.InstanceIdGuard;
 import io.github.redisdelaybridge.health.KafkaConsumersCheck;
 import io.github.redisdelaybridge.health.RabbitMqConnectionCheck;
 import io.github.redisdelaybridge.health.RedisWriteCheck;
@@ -244,6 +246,9 @@ public final class BridgeBeans implements CamelConfiguration {
         kafkaComponent.setKafkaClientFactory(new ObservedKafkaClientFactory(meterRegistry, kafkaAssignments, groupInstanceIds, stopping));
         HealthCheckRegistry health = HealthCheckRegistry.get(context);
         health.register(new RedisWriteCheck(redis, keys.healthProbe(settings.instanceId()), Math.min(2_000, settings.redisTimeoutMs())));
+        InstanceIdGuard instanceIdGuard = new InstanceIdGuard(redis, keys.instanceIdHolder(settings.instanceId()), settings.instanceId(),
+                InstanceIdGuard.DEFAULT_INTERVAL_MS, Math.min(2_000, settings.redisTimeoutMs())).start();
+        health.register(new InstanceIdCheck(instanceIdGuard, settings.instanceId()));
         health.register(new DispatchLivenessCheck(dispatchStall));
         health.register(new KafkaConsumersCheck(kafkaAssignments,
                 Integer.parseInt(context.resolvePropertyPlaceholders("{{bridge.kafka.inbound-consumers}}").strip())));
@@ -277,6 +282,7 @@ public final class BridgeBeans implements CamelConfiguration {
                 }
                 rabbitMqConsumerConnections.destroy();
                 redisWatch.close();
+                instanceIdGuard.close();
                 if (ingestRedis != redis) {
                     ingestRedis.close();
                 }

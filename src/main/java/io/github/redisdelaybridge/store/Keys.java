@@ -130,6 +130,14 @@ public final class Keys {
         return prefix + ":health:" + instanceId;
     }
 
+    /**
+     * STRING: the token of the process that last claimed this instance id ({@code health/InstanceIdGuard}), expiring
+     * unless renewed. Outside the slots, like the health probe.
+     */
+    public String instanceIdHolder(String instanceId) {
+        return prefix + ":instance:" + instanceId;
+    }
+
     private String key(int slot, String name) {
         if (slot < 0 || slot >= slotCount) {
             throw new IllegalArgumentException("slot " + slot + " outside 0.." + (slotCount - 1));

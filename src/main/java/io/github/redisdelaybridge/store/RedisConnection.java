@@ -4,6 +4,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -18,6 +19,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -175,9 +177,23 @@ public final class RedisConnection implements AutoCloseable {
         if (connected == null) {
             return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
         }
-        return connected.set(key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                Long.toString(System.currentTimeMillis()).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                io.lettuce.core.SetArgs.Builder.px(ttlMs)).toCompletableFuture();
+        return connected.set(key.getBytes(StandardCharsets.UTF_8),
+                Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8),
+                SetArgs.Builder.px(ttlMs)).toCompletableFuture();
+    }
+
+    /**
+     * Sets {@code key} to {@code value}, expiring after {@code ttlMs}, and returns what it held before (null if nothing):
+     * one {@code SET ... GET}, so no other writer can come between the read and the write.
+     */
+    public CompletableFuture<String> replace(String key, String value, long ttlMs) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.setGet(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
+                        SetArgs.Builder.px(ttlMs)).toCompletableFuture()
+                .thenApply(previous -> previous == null ? null : new String(previous, StandardCharsets.UTF_8));
     }
 
     public CompletableFuture<String> ping() {

@@ -2,6 +2,8 @@ package io.github.redisdelaybridge.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.redisdelaybridge.health.InstanceIdGuard;
+import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.FreePorts;
@@ -31,6 +33,7 @@ class HealthProbesTest {
 
     private static final String NAME = "health-probes";
     private static final String DISPATCH_ROUTE = "dispatch-due-messages";
+    private static final String INSTANCE_ID = NAME + "-1";
 
     private static RedisServerProcess redis;
     private static KafkaTestClient kafka;
@@ -46,6 +49,7 @@ class HealthProbesTest {
         settings.put("bridge.redis.command-timeout-ms", "2000");
         settings.put("bridge.health.dispatch-stall-ms", "6500"); // just above the longest healthy cycle: 100 + 2 x 2000 + 2000 ms
         settings.put("bridge.metrics.cache-ms", "200");
+        settings.put("bridge.instance-id", INSTANCE_ID);
         inbound = settings.get("bridge.kafka.inbound-topics");
         target = NAME + ".target";
         kafka.createTopics(1, inbound, target, settings.get("bridge.dead-letter.kafka-topic"));
@@ -97,6 +101,20 @@ class HealthProbesTest {
             }
             awaitStatus("/observe/health/ready", 200, Duration.ofSeconds(30));
         }
+    }
+
+    @Test
+    void notReadyWhileAnotherBridgeRunsWithItsInstanceId() throws Exception {
+        // what a second bridge process started with this instance id runs: its own guard, writing the same key
+        try (RedisConnection secondProcess = new RedisConnection(redis.uri(), Duration.ofSeconds(5));
+             InstanceIdGuard secondGuard = new InstanceIdGuard(secondProcess, "test-" + NAME + ":instance:" + INSTANCE_ID, INSTANCE_ID,
+                     1_000, 2_000).start()) {
+            String ready = awaitStatus("/observe/health/ready", 503, Duration.ofSeconds(60));
+            assertThat(ready).contains("bridge.instance-id " + INSTANCE_ID + " is also used by another running bridge (" + secondGuard.token());
+            assertThat(bridge.httpGet("/observe/health/live")).as("a restart with the same id would change nothing").startsWith("200");
+            assertThat(PrometheusScrape.of(bridge).value("bridge_ready")).isZero();
+        }
+        awaitStatus("/observe/health/ready", 200, Duration.ofSeconds(60));
     }
 
     @Test

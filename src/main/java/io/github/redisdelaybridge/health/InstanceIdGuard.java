@@ -1,0 +1,116 @@
+package io.github.redisdelaybridge.health;
+
+import io.github.redisdelaybridge.store.RedisConnection;
+import java.net.InetAddress;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Notices a second running bridge with this instance's id. Two instances must never share {@code bridge.instance-id}:
+ * their static Kafka consumers would take each other's place in the group over and over, and their health probes would
+ * share a key. Every {@code intervalMs} the guard writes this process's token to {@code <prefix>:instance:<id>} (expiring
+ * after three intervals) and reads, in the same command, what it replaced. Once it has written, any other token there
+ * means that another process wrote since: another bridge runs with this id.
+ *
+ * <p>What the first write replaces is not judged: it may be this instance's own previous process, killed and restarted
+ * at once, whose token outlives it. A real second bridge shows at the next write, since it writes too.
+ *
+ * <p>While the id is shared: one error line naming the other process, and {@link #sharedWith()} for the readiness
+ * check. It ends when a write finds this process's own token, or none, again: no other writer for an interval.
+ */
+public final class InstanceIdGuard implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceIdGuard.class);
+    public static final long DEFAULT_INTERVAL_MS = 5_000;
+
+    private final RedisConnection redis;
+    private final String key;
+    private final String instanceId;
+    private final long intervalMs;
+    private final long timeoutMs;
+    private final String token = processToken();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "instance-id-guard");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private boolean written;
+    private volatile String sharedWith;
+
+    public InstanceIdGuard(RedisConnection redis, String key, String instanceId, long intervalMs, long timeoutMs) {
+        this.redis = redis;
+        this.key = key;
+        this.instanceId = instanceId;
+        this.intervalMs = intervalMs;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** Writes at once, then every interval, in the background. */
+    public InstanceIdGuard start() {
+        timer.scheduleWithFixedDelay(this::renew, 0, intervalMs, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** The token of the other process that runs with this instance id, or null while the id is this process's alone. */
+    public String sharedWith() {
+        return sharedWith;
+    }
+
+    /** This process's token: host, process id, start time and a random part (a restarted process never has its predecessor's). */
+    public String token() {
+        return token;
+    }
+
+    private void renew() {
+        String previous;
+        try {
+            previous = redis.replace(key, token, 3 * intervalMs).get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (Exception redisUnavailable) {
+            return; // the Redis readiness check reports it; the next write judges again
+        }
+        boolean first = !written;
+        written = true;
+        if (first) {
+            return;
+        }
+        if (previous == null || previous.equals(token)) {
+            if (sharedWith != null) {
+                LOG.info("bridge.instance-id {}: no other process has written it for {} ms; it is this process's alone again", instanceId,
+                        intervalMs);
+                sharedWith = null;
+            }
+            return;
+        }
+        if (sharedWith == null) {
+            LOG.error("bridge.instance-id {} is also used by another running bridge ({}; this one: {}): their Kafka consumers take each"
+                    + " other's place in the group over and over. Give every instance an id of its own; readiness is DOWN until then",
+                    instanceId, previous, token);
+        }
+        sharedWith = previous;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    private static String processToken() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown host";
+        }
+        return "host " + host + ", pid " + ProcessHandle.current().pid() + ", started " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
+                + ", #" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+    }
+}

@@ -1,0 +1,84 @@
+package io.github.redisdelaybridge.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.LogCapture;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two real guards on the local Redis stand for two bridge processes: run side by side with one instance id, each reports
+ * the other; one killed and started again with its id (its token left behind in Redis) reports nothing.
+ */
+class InstanceIdGuardTest {
+
+    @RegisterExtension
+    static final KeysPerTest redis = new KeysPerTest("unit-instance-id");
+
+    private static final long INTERVAL_MS = 100;
+
+    @Test
+    void twoRunningProcessesWithOneIdEachReportTheOtherUntilOneStops() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        try (LogCapture log = new LogCapture();
+             InstanceIdGuard first = guard(instanceId).start()) {
+            await(() -> first.token().equals(holder(instanceId)), "the first process's token in Redis");
+            try (InstanceIdGuard second = guard(instanceId).start()) {
+                await(() -> second.token().equals(first.sharedWith()) && first.token().equals(second.sharedWith()), "each names the other");
+                Thread.sleep(10 * INTERVAL_MS);
+                assertThat(first.sharedWith()).isEqualTo(second.token());
+                assertThat(second.sharedWith()).isEqualTo(first.token());
+                assertThat(log.messagesContaining("bridge.instance-id " + instanceId + " is also used by another running bridge"))
+                        .as("one error line per process for the whole episode, not one per interval").hasSize(2);
+            }
+            await(() -> first.sharedWith() == null, "the remaining process's id is its alone again");
+            assertThat(log.messagesContaining("bridge.instance-id " + instanceId + ": no other process has written it")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aProcessKilledAndStartedAgainWithItsIdIsNotTakenForASecondOne() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        InstanceIdGuard killed = guard(instanceId).start();
+        await(() -> killed.token().equals(holder(instanceId)), "the first process's token in Redis");
+        killed.close(); // gone without a word: its token stays in Redis until it expires
+
+        try (InstanceIdGuard restarted = guard(instanceId).start()) {
+            await(() -> restarted.token().equals(holder(instanceId)), "the restarted process's token in Redis");
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10 * INTERVAL_MS);
+            while (System.nanoTime() < until) {
+                assertThat(restarted.sharedWith()).as("its predecessor's token is no second bridge").isNull();
+                Thread.sleep(10);
+            }
+            assertThat(killed.token()).isNotEqualTo(restarted.token());
+        }
+    }
+
+    private static InstanceIdGuard guard(String instanceId) {
+        return new InstanceIdGuard(redis.connection(), key(instanceId), instanceId, INTERVAL_MS, 2_000);
+    }
+
+    private static String key(String instanceId) {
+        return redis.prefix() + ":instance:" + instanceId;
+    }
+
+    private static String holder(String instanceId) {
+        byte[] value = redis.connection().async().get(key(instanceId).getBytes(StandardCharsets.UTF_8)).toCompletableFuture().join();
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
