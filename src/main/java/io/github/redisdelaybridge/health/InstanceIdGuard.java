@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * at once, whose token outlives it. A real second bridge shows at the next write, since it writes too.
  *
  * <p>While the id is shared: one error line naming the other process, and {@link #sharedWith()} for the readiness
- * check. It ends when a write finds this process's own token, or none, again: no other writer for an interval.
+ * check. It ends once no other token has been found for three intervals (as long as a token lives): the other process
+ * stopped, or took another id.
  */
 public final class InstanceIdGuard implements AutoCloseable {
 
@@ -41,6 +42,7 @@ public final class InstanceIdGuard implements AutoCloseable {
         return thread;
     });
     private boolean written;
+    private long foreignSeenAtNanos;
     private volatile String sharedWith;
 
     public InstanceIdGuard(RedisConnection redis, String key, String instanceId, long intervalMs, long timeoutMs) {
@@ -67,10 +69,11 @@ public final class InstanceIdGuard implements AutoCloseable {
         return token;
     }
 
-    private void renew() {
+    /** One write and its verdict; the timer calls it every interval (package-private for tests that order the writes). */
+    void renew() {
         String previous;
         try {
-            previous = redis.replace(key, token, 3 * intervalMs).get(timeoutMs, TimeUnit.MILLISECONDS);
+            previous = redis.replace(key, token, ttlMs()).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -82,20 +85,30 @@ public final class InstanceIdGuard implements AutoCloseable {
         if (first) {
             return;
         }
+        long now = System.nanoTime();
         if (previous == null || previous.equals(token)) {
-            if (sharedWith != null) {
+            // two writers with the same interval now and then write twice in a row each (their order swaps), so one clean
+            // write proves nothing: the id is this process's alone again once no other token has been seen for as long as a
+            // token lives
+            if (sharedWith != null && now - foreignSeenAtNanos > TimeUnit.MILLISECONDS.toNanos(ttlMs())) {
                 LOG.info("bridge.instance-id {}: no other process has written it for {} ms; it is this process's alone again", instanceId,
-                        intervalMs);
+                        ttlMs());
                 sharedWith = null;
             }
             return;
         }
+        foreignSeenAtNanos = now;
         if (sharedWith == null) {
             LOG.error("bridge.instance-id {} is also used by another running bridge ({}; this one: {}): their Kafka consumers take each"
                     + " other's place in the group over and over. Give every instance an id of its own; readiness is DOWN until then",
                     instanceId, previous, token);
         }
         sharedWith = previous;
+    }
+
+    /** How long a token lives unless renewed: three intervals. */
+    private long ttlMs() {
+        return 3 * intervalMs;
     }
 
     @Override

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two real guards on the local Redis stand for two bridge processes: run side by side with one instance id, each reports
- * the other; one killed and started again with its id (its token left behind in Redis) reports nothing.
+ * the other, also when the order of their writes swaps; one killed and started again with its id (its token left behind
+ * in Redis) reports nothing.
  */
 class InstanceIdGuardTest {
 
@@ -38,6 +39,40 @@ class InstanceIdGuardTest {
             }
             await(() -> first.sharedWith() == null, "the remaining process's id is its alone again");
             assertThat(log.messagesContaining("bridge.instance-id " + instanceId + ": no other process has written it")).hasSize(1);
+        }
+    }
+
+    @Test
+    void writesThatFollowEachOtherFromOneProcessDoNotEndTheEpisode() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        try (LogCapture log = new LogCapture();
+             InstanceIdGuard first = guard(instanceId);
+             InstanceIdGuard second = guard(instanceId)) {
+            first.renew();
+            second.renew(); // each one's first write: not judged
+            first.renew();
+            second.renew();
+            assertThat(first.sharedWith()).isEqualTo(second.token());
+            assertThat(second.sharedWith()).isEqualTo(first.token());
+            // with equal intervals the order of two writers swaps now and then: one writes twice in a row and finds its own token
+            second.renew();
+            first.renew();
+            first.renew();
+            second.renew();
+            assertThat(first.sharedWith()).as("its own token after its own write is no sign the other stopped").isEqualTo(second.token());
+            assertThat(second.sharedWith()).isEqualTo(first.token());
+            assertThat(log.messagesContaining("bridge.instance-id " + instanceId + " is also used by another running bridge")).hasSize(2);
+            assertThat(log.messagesContaining("bridge.instance-id " + instanceId + ": no other process has written it")).isEmpty();
+
+            long secondStopped = System.nanoTime();
+            while (System.nanoTime() - secondStopped < TimeUnit.MILLISECONDS.toNanos(3 * INTERVAL_MS)) {
+                first.renew();
+                assertThat(first.sharedWith()).as("not before a token's lifetime without the other's").isEqualTo(second.token());
+                Thread.sleep(INTERVAL_MS / 4);
+            }
+            Thread.sleep(INTERVAL_MS / 4);
+            first.renew();
+            assertThat(first.sharedWith()).isNull();
         }
     }
 
