@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.health.InstanceIdGuard;
+import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
@@ -40,6 +41,8 @@ class HealthProbesTest {
     private static BridgeInstance bridge;
     private static String inbound;
     private static String target;
+    /** Where the bridge's instance-id guard writes its token. */
+    private static String instanceIdKey;
 
     @BeforeAll
     static void start() throws Exception {
@@ -50,6 +53,7 @@ class HealthProbesTest {
         settings.put("bridge.health.dispatch-stall-ms", "6500"); // just above the longest healthy cycle: 100 + 2 x 2000 + 2000 ms
         settings.put("bridge.metrics.cache-ms", "200");
         settings.put("bridge.instance-id", INSTANCE_ID);
+        instanceIdKey = new Keys(settings.get("bridge.redis.key-prefix"), 1).instanceIdHolder(INSTANCE_ID);
         inbound = settings.get("bridge.kafka.inbound-topics");
         target = NAME + ".target";
         kafka.createTopics(1, inbound, target, settings.get("bridge.dead-letter.kafka-topic"));
@@ -107,7 +111,7 @@ class HealthProbesTest {
     void notReadyWhileAnotherBridgeRunsWithItsInstanceId() throws Exception {
         // what a second bridge process started with this instance id runs: its own guard, writing the same key
         try (RedisConnection secondProcess = new RedisConnection(redis.uri(), Duration.ofSeconds(5));
-             InstanceIdGuard secondGuard = new InstanceIdGuard(secondProcess, "test-" + NAME + ":instance:" + INSTANCE_ID, INSTANCE_ID,
+             InstanceIdGuard secondGuard = new InstanceIdGuard(secondProcess, instanceIdKey, INSTANCE_ID,
                      1_000, 2_000).start()) {
             String ready = awaitStatus("/observe/health/ready", 503, Duration.ofSeconds(60));
             assertThat(ready).contains("bridge.instance-id " + INSTANCE_ID + " is also used by another running bridge (" + secondGuard.token());
