@@ -14,6 +14,12 @@ import java.util.Map;
  */
 final class LoadGeneratorProcess implements LoadGenerator, AutoCloseable {
 
+    /**
+     * The load generator also receives the target's messages and stamps their arrival: a GC pause of its own is counted
+     * as lateness of the messages that arrive during it. G1's default goal (200 ms) is too loose for an instrument.
+     */
+    static final String PAUSE_GOAL = "-XX:MaxGCPauseMillis=10";
+
     private final ChildProcess process;
     private int sequence;
 
@@ -24,7 +30,7 @@ final class LoadGeneratorProcess implements LoadGenerator, AutoCloseable {
     /** Starts one against the Kafka at {@code bootstrap}; its log is target/fault-tests/{@code name}.log. */
     static LoadGeneratorProcess start(String name, String bootstrap) throws InterruptedException {
         ChildProcess process = ChildProcess.java(name, LoadGeneratorMain.class.getName(),
-                List.of("-D" + LoadGeneratorMain.KAFKA + "=" + bootstrap), Map.of()).start();
+                List.of("-D" + LoadGeneratorMain.KAFKA + "=" + bootstrap, PAUSE_GOAL), Map.of()).start();
         try {
             process.awaitLog(LoadGeneratorMain.READY, Duration.ofSeconds(60));
         } catch (RuntimeException | InterruptedException e) {

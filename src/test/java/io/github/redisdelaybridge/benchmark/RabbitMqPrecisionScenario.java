@@ -20,10 +20,17 @@ final class RabbitMqPrecisionScenario {
     static final long DELAY_MS = 1_000;
 
     /** {@code warmup}: how the step was warmed up and the JIT's work during it ({@link JitWarmup}); empty for a warm-up step. */
-    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder fromIntendedDue, String cpu, String warmup) {
+    record Step(int rate, int sent, long arrived, LatencyRecorder lateness, LatencyRecorder dueToSent, LatencyRecorder sentToReceived,
+                LatencyRecorder fromIntendedDue, String cpu, String warmup) {
 
         Step warmedUp(String how) {
-            return new Step(rate, sent, arrived, lateness, fromIntendedDue, cpu, how);
+            return new Step(rate, sent, arrived, lateness, dueToSent, sentToReceived, fromIntendedDue, cpu, how);
+        }
+
+        /** Where the lateness arose, as in the Kafka precision scenario: the bridge's part and Kafka's. */
+        String split() {
+            return String.format("of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d", dueToSent.percentile(50),
+                    dueToSent.percentile(99), sentToReceived.percentile(50), sentToReceived.percentile(99));
         }
 
         boolean complete() {
@@ -31,8 +38,8 @@ final class RabbitMqPrecisionScenario {
         }
 
         String describe() {
-            return String.format("%,d msg/s: from the bridge's due time %s, early %d; from publish + delay %s, early %d%s", rate,
-                    lateness.summary("ms"), lateness.countBelow(0), fromIntendedDue.summary("ms"), fromIntendedDue.countBelow(0),
+            return String.format("%,d msg/s: from the bridge's due time %s, early %d; %s; from publish + delay %s, early %d%s", rate,
+                    lateness.summary("ms"), lateness.countBelow(0), split(), fromIntendedDue.summary("ms"), fromIntendedDue.countBelow(0),
                     complete() ? "" : ", only " + arrived + " of " + sent + " arrived");
         }
     }
@@ -80,7 +87,8 @@ final class RabbitMqPrecisionScenario {
                             ArrivalRecorder.INTENDED_DUE_AT, Long.toString(System.currentTimeMillis() + DELAY_MS))).build(), env.payload()));
             channel.waitForConfirmsOrDie(60_000);
             arrivals.await(total, DELAY_MS + 60_000);
-            return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.fromIntendedDue, cpu.stop(), "");
+            return new Step(rate, total, arrivals.arrivals(), arrivals.lateness, arrivals.dueToSent, arrivals.sentToReceived, arrivals.fromIntendedDue,
+                    cpu.stop(), "");
         }
     }
 }
