@@ -20,6 +20,9 @@
   ARGV[3] claimer id (a dispatcher's own, random), or empty: nothing recorded
   ARGV[4] the claimer's round; this call's lease deadline is added to the claimer's record of that round, so
           that a claimer that never got the answer can give exactly these messages back (releaseClaim.lua)
+  ARGV[5] how far ahead to claim, in ms (>= 0): messages due up to now + this are claimed.
+          The bridge holds such a message until its due time before it publishes it (dispatch/ReleaseClock), so the
+          claim's round trip and the thread hand-offs before a publish happen ahead of time, not after it is due
 
   The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
   (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
@@ -31,7 +34,7 @@
   Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, member2, ... }
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
-             the caller may sleep until then
+             the caller may sleep until then (less how far ahead it claims)
     leaseDeadline  now + lease duration: the lease token of every message of this claim
     namesTag the slot's names hash's tag (lib/nameCodes) at claim time, or -1 when it has none: the bridge
              resolves the codes of packed members and stored payloads itself, with its copy of the names hash
@@ -51,7 +54,8 @@
 -- @include lib/redisNow
 -- @include lib/leases
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
+local claimUpTo = now + tonumber(ARGV[5])
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil, -1 }
 if #due > 0 then
   result[4] = tonumber(redis.call('HGET', KEYS[5], 'tag')) or -1

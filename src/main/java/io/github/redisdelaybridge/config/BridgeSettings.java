@@ -90,7 +90,8 @@ public record BridgeSettings(
                         r.longValue("bridge.lease.duration-ms"),
                         r.longValue("bridge.dispatch.publish-timeout-ms"),
                         redisTimeoutMs,
-                        r.intValue("bridge.dispatch.max-in-flight-per-target")),
+                        r.intValue("bridge.dispatch.max-in-flight-per-target"),
+                        r.longValue("bridge.dispatch.claim-ahead-ms")),
                 new RetryPolicy(
                         r.longValue("bridge.retry.base-ms"),
                         r.doubleValue("bridge.retry.factor"),

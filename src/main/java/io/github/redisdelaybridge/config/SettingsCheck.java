@@ -151,11 +151,13 @@ public final class SettingsCheck {
     static List<String> leaseProblems(BridgeSettings settings) {
         long lease = settings.dispatch().leaseMs();
         long publishTimeout = settings.dispatch().publishTimeoutMs();
-        if (lease > publishTimeout) {
+        long claimAhead = settings.dispatch().claimAheadMs();
+        if (lease > publishTimeout + claimAhead) {
             return List.of();
         }
         return List.of("bridge.lease.duration-ms (" + lease + ") must be greater than bridge.dispatch.publish-timeout-ms ("
-                + publishTimeout + "): a lease would expire while its publish may still succeed, and the message be delivered twice");
+                + publishTimeout + ") + bridge.dispatch.claim-ahead-ms (" + claimAhead + "): a lease would expire while its publish may"
+                + " still succeed, and the message be delivered twice");
     }
 
     /** A stall threshold a healthy loop can reach would fail liveness, and restart instances, while Redis is merely slow. */

@@ -12,9 +12,9 @@ import java.util.List;
  */
 record ClaimRound(long redisNow, long nextDue, List<ClaimedMessage> messages) {
 
-    /** How long the loop may sleep before something falls due, at most {@code limitMs}. */
-    long sleepMs(long limitMs) {
-        long untilNextDue = nextDue < 0 ? Long.MAX_VALUE : Math.max(0, nextDue - redisNow);
-        return Math.min(limitMs, untilNextDue);
+    /** How long the loop may sleep before it must claim again, {@code aheadMs} before something falls due; at most {@code limitMs}. */
+    long sleepMs(long limitMs, long aheadMs) {
+        long untilNextClaim = nextDue < 0 ? Long.MAX_VALUE : Math.max(0, nextDue - aheadMs - redisNow);
+        return Math.min(limitMs, untilNextClaim);
     }
 }

@@ -40,6 +40,7 @@ final class DueMessageClaimer {
 
     private final DelayStore store;
     private final DispatchSettings settings;
+    private final ReleaseClock releaseClock;
     private final String claimerId = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
     /** Slots whose latest claim got no answer, and that claim's round: not claimed from again until it is released. */
     private final Map<Integer, ClaimTag> unanswered = new ConcurrentHashMap<>();
@@ -54,9 +55,11 @@ final class DueMessageClaimer {
     private Throwable lastFailure;
     private long backoffMs;
 
-    DueMessageClaimer(DelayStore store, DispatchSettings settings) {
+    /** {@code releaseClock}: told what Redis's clock read in each answer, for holding messages claimed ahead until they are due. */
+    DueMessageClaimer(DelayStore store, DispatchSettings settings, ReleaseClock releaseClock) {
         this.store = store;
         this.settings = settings;
+        this.releaseClock = releaseClock;
     }
 
     /**
@@ -123,6 +126,7 @@ final class DueMessageClaimer {
             ClaimedBatch batch;
             try {
                 batch = claim.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                releaseClock.observe(batch.redisNow(), System.nanoTime());
             } catch (ExecutionException | TimeoutException e) {
                 // it may have run and leased messages this round will never see: give them back before claiming there again
                 unanswered.put(claim.getKey(), tag);
@@ -150,7 +154,7 @@ final class DueMessageClaimer {
 
     private CompletableFuture<ClaimedBatch> claim(int slot, int limit, ClaimTag tag) {
         try {
-            return store.claim(slot, limit, settings.leaseMs(), tag);
+            return store.claim(slot, limit, settings.leaseMs(), tag, settings.claimAheadMs());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

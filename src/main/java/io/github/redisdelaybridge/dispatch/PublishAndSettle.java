@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * not sent given back for later.
  *
  * <p>Nothing here waits on a broker on the dispatch loop's thread: publish calls run on the lane of their broker
- * ({@link PublishLanes}), settling on a thread of its own. Messages settle one by one, not per claimed batch, so a
+ * ({@link PublishLanes}), settling on a thread of its own. A message claimed ahead of its due time waits on its lane
+ * until it is due ({@link ReleaseClock}). Messages settle one by one, not per claimed batch, so a
  * slow target holds up only its own messages, never the acknowledgement of a batch's other messages; and a target
  * that stops answering gets at most {@code bridge.dispatch.max-in-flight-per-target} messages ({@link TargetLoad}).
  * A message not sent ({@link NotSentException}: its broker blocks publishing, its target is at that bound, or it
@@ -61,6 +64,7 @@ final class PublishAndSettle implements AutoCloseable {
     private final Runnable onSettled;
     private final Runnable onReturnedToDueSet;
     private final TargetLoad load;
+    private final ReleaseClock releaseClock;
     private final PublishLanes lanes = new PublishLanes();
     private final AnswerDeadlines deadlines;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -99,8 +103,9 @@ final class PublishAndSettle implements AutoCloseable {
      *                             sooner than the dispatch loop plans to look again
      */
     PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
-                     BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
+                     ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
         this.store = store;
+        this.releaseClock = releaseClock;
         this.publisher = publisher;
         this.failures = failures;
         this.publishTimeoutMs = publishTimeoutMs;
@@ -116,11 +121,14 @@ final class PublishAndSettle implements AutoCloseable {
         return inFlight.get();
     }
 
-    /** Hands the messages (in due order) to their brokers' lanes and returns at once; each counts as in flight until settled. */
+    /**
+     * Hands the messages (in due order) to their brokers' lanes and returns at once; each counts as in flight until settled.
+     * Those not yet due are published when they are.
+     */
     void start(List<ClaimedMessage> claimed) {
         inFlight.addAndGet(claimed.size());
         long now = System.currentTimeMillis();
-        Map<ExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
+        Map<ScheduledExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
         for (ClaimedMessage message : claimed) {
             Publish publish = prepare(message);
             publish.outcome.whenComplete((ok, failure) -> answered(publish, failure));
@@ -140,11 +148,36 @@ final class PublishAndSettle implements AutoCloseable {
         }
         byLane.forEach((lane, publishes) -> {
             try {
-                lane.execute(() -> publishes.forEach(this::publish));
+                publishWhenDue(lane, publishes);
             } catch (RejectedExecutionException stopped) {
                 publishes.forEach(p -> p.outcome.completeExceptionally(new NotSentException("the bridge is stopping", now)));
             }
         });
+    }
+
+    /**
+     * Publishes on the lane: what is due at once in one task (a backlog's batch costs one hand-over), the rest in one task
+     * per due millisecond, each run when that millisecond has passed on Redis's clock.
+     */
+    private void publishWhenDue(ScheduledExecutorService lane, List<Publish> publishes) {
+        int from = 0;
+        while (from < publishes.size() && releaseClock.nanosUntil(publishes.get(from).message.dueAt()) <= 0) {
+            from++;
+        }
+        if (from > 0) {
+            List<Publish> dueNow = publishes.subList(0, from);
+            lane.execute(() -> dueNow.forEach(this::publish));
+        }
+        while (from < publishes.size()) {
+            long dueAt = publishes.get(from).message.dueAt();
+            int to = from;
+            while (to < publishes.size() && publishes.get(to).message.dueAt() == dueAt) {
+                to++;
+            }
+            List<Publish> dueTogether = publishes.subList(from, to);
+            lane.schedule(() -> dueTogether.forEach(this::publish), Math.max(0, releaseClock.nanosUntil(dueAt)), TimeUnit.NANOSECONDS);
+            from = to;
+        }
     }
 
     private static Publish prepare(ClaimedMessage message) {

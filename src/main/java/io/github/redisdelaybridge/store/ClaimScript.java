@@ -37,10 +37,13 @@ final class ClaimScript {
     private ClaimScript() {
     }
 
-    /** ARGV: batch size, lease duration in ms, the claimer id and its round ({@code tag}; null: empty, nothing recorded). */
-    static ScriptCall<StoredClaim> call(Keys keys, int slot, int batchSize, long leaseMs, ClaimTag tag) {
+    /**
+     * ARGV: batch size, lease duration in ms, the claimer id and its round ({@code tag}; null: empty, nothing recorded), how far
+     * ahead of Redis's clock to claim in ms.
+     */
+    static ScriptCall<StoredClaim> call(Keys keys, int slot, int batchSize, long leaseMs, ClaimTag tag, long aheadMs) {
         return CONTRACT.call(keys, slot, ClaimScript::claimOf, number(batchSize), number(leaseMs),
-                text(tag == null ? "" : tag.claimerId()), text(tag == null ? "" : Long.toString(tag.round())));
+                text(tag == null ? "" : tag.claimerId()), text(tag == null ? "" : Long.toString(tag.round())), number(aheadMs));
     }
 
     private static StoredClaim claimOf(Reply<Head, Entry> reply) {

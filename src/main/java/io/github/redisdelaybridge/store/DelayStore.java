@@ -94,15 +94,26 @@ public final class DelayStore {
      * recorded), so that {@link #releaseClaim} can give it back if the answer never arrives.
      */
     public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, ClaimTag tag) {
+        return claim(slot, limit, leaseMs, tag, 0);
+    }
+
+    /**
+     * As {@link #claim(int, int, long, ClaimTag)}, and claims messages due up to {@code aheadMs} after Redis's clock too: the
+     * caller holds those until they are due ({@code dispatch/ReleaseClock}).
+     */
+    public CompletableFuture<ClaimedBatch> claim(int slot, int limit, long leaseMs, ClaimTag tag, long aheadMs) {
+        if (aheadMs < 0) {
+            throw new IllegalArgumentException("a claim looks ahead 0 ms or more, got " + aheadMs);
+        }
         if (leaseMs < 1) {
             throw new IllegalArgumentException("a lease lasts at least 1 ms, got " + leaseMs);
         }
         if (limit <= MESSAGES_PER_CALL) {
-            return claimOnce(slot, limit, leaseMs, tag);
+            return claimOnce(slot, limit, leaseMs, tag, aheadMs);
         }
         List<CompletableFuture<ClaimedBatch>> chunks = new ArrayList<>();
         for (int remaining = limit; remaining > 0; remaining -= MESSAGES_PER_CALL) {
-            chunks.add(claimOnce(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, tag));
+            chunks.add(claimOnce(slot, Math.min(remaining, MESSAGES_PER_CALL), leaseMs, tag, aheadMs));
         }
         return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<ClaimedMessage> messages = new ArrayList<>();
@@ -114,8 +125,8 @@ public final class DelayStore {
     }
 
     /** One claim call; its members and payloads come back as stored, and are read here ({@link ClaimedNames}). */
-    private CompletableFuture<ClaimedBatch> claimOnce(int slot, int limit, long leaseMs, ClaimTag tag) {
-        return run(ClaimScript.call(keys, slot, limit, leaseMs, tag)).thenCompose(claim -> claimedNames.resolve(slot, claim));
+    private CompletableFuture<ClaimedBatch> claimOnce(int slot, int limit, long leaseMs, ClaimTag tag, long aheadMs) {
+        return run(ClaimScript.call(keys, slot, limit, leaseMs, tag, aheadMs)).thenCompose(claim -> claimedNames.resolve(slot, claim));
     }
 
     /**

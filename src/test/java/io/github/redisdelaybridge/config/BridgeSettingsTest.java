@@ -56,7 +56,7 @@ class BridgeSettingsTest {
         assertThat(settings.adminToken()).isEmpty();
         assertThat(settings.deadLetterMaxCount()).isEqualTo(100_000);
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
-        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500));
+        assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500, 50));
         assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0));
         assertThat(settings.kafkaMembership()).as("no instance id shipped: dynamic members").isEqualTo(new KafkaMembership(false, 15_000));
     }
@@ -87,6 +87,7 @@ class BridgeSettingsTest {
         config.put("bridge.dead-letter.keep-max-count", "99");
         config.put("bridge.dead-letter.keep-max-age-ms", "8888");
         config.put("bridge.dispatch.idle-poll-ms", "25");
+        config.put("bridge.dispatch.claim-ahead-ms", "20");
         config.put("bridge.lease.duration-ms", "30000");
         config.put("bridge.dispatch.publish-timeout-ms", "9000");
         config.put("bridge.retry.base-ms", "10");
@@ -106,7 +107,7 @@ class BridgeSettingsTest {
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
         assertThat(read).isEqualTo(new BridgeSettings("node-7", "redis://redis.example:6380/2", true, "custom", 16, 1234,
                 "k1:9092,k2:9092", List.of("in.a", "in.b"), Map.of("in.a", "kafka:out.a"), "dlq.custom", 2048, true, 3_600_000, 4096,
-                List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70), new RetryPolicy(10, 1.5, 900, 7_000, 4),
+                List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70, 20), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
                 LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000),
                 new KafkaMembership(true, 20_000)));
@@ -129,7 +130,7 @@ class BridgeSettingsTest {
     @ValueSource(strings = {"bridge.redis.uri", "bridge.redis.key-prefix", "bridge.redis.slots", "bridge.redis.command-timeout-ms",
             "bridge.kafka.bootstrap-servers", "bridge.dead-letter.kafka-topic", "bridge.kafka.max-request-bytes",
             "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
-            "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
+            "bridge.dispatch.idle-poll-ms", "bridge.dispatch.claim-ahead-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
             "bridge.retry.base-ms", "bridge.retry.factor", "bridge.retry.max-ms", "bridge.retry.max-age-ms"})
     void missingOrBlankRequiredKeyFailsNamingIt(String key) {
         config.remove(key);
@@ -142,7 +143,7 @@ class BridgeSettingsTest {
     @ParameterizedTest
     @ValueSource(strings = {"bridge.redis.slots", "bridge.redis.command-timeout-ms", "bridge.kafka.max-request-bytes",
             "bridge.delay.max-ms", "bridge.payload.max-bytes", "bridge.dedupe.window-ms", "bridge.dispatch.batch-size",
-            "bridge.dispatch.idle-poll-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
+            "bridge.dispatch.idle-poll-ms", "bridge.dispatch.claim-ahead-ms", "bridge.lease.duration-ms", "bridge.dispatch.publish-timeout-ms",
             "bridge.retry.base-ms", "bridge.retry.max-ms", "bridge.retry.max-age-ms", "bridge.retry.max-attempts"})
     void negativeOrNonNumericWholeNumberFailsNamingIt(String key) {
         for (String bad : List.of("-1", "abc", "1.5", "1e3", "99999999999999999999")) {
@@ -177,6 +178,15 @@ class BridgeSettingsTest {
         config.put("bridge.lease.duration-ms", "0");
 
         assertFailsNaming("bridge.lease.duration-ms");
+    }
+
+    @Test
+    void claimAheadBeyondASecondFailsNamingIt() {
+        config.put("bridge.dispatch.claim-ahead-ms", "1000");
+        assertThat(settings().dispatch().claimAheadMs()).isEqualTo(1_000);
+
+        config.put("bridge.dispatch.claim-ahead-ms", "1001");
+        assertFailsNaming("bridge.dispatch.claim-ahead-ms");
     }
 
     @Test

@@ -95,14 +95,16 @@ class SettingsCheckTest {
     }
 
     @Test
-    void aLeaseNotLongerThanThePublishTimeoutStopsTheStart() {
-        config.put("bridge.lease.duration-ms", "20000");
+    void aLeaseNotLongerThanThePublishTimeoutPlusTheClaimAheadStopsTheStart() {
+        config.put("bridge.lease.duration-ms", "20050");
         config.put("bridge.dispatch.publish-timeout-ms", "20000");
+        config.put("bridge.dispatch.claim-ahead-ms", "50");
 
         assertThat(problems()).singleElement().asString()
-                .startsWith("bridge.lease.duration-ms (20000) must be greater than bridge.dispatch.publish-timeout-ms (20000)");
+                .startsWith("bridge.lease.duration-ms (20050) must be greater than bridge.dispatch.publish-timeout-ms (20000)"
+                        + " + bridge.dispatch.claim-ahead-ms (50)");
 
-        config.put("bridge.lease.duration-ms", "20001");
+        config.put("bridge.lease.duration-ms", "20051");
         assertThat(problems()).isEmpty();
     }
 

@@ -47,7 +47,7 @@ class DueMessageClaimerTest {
         int broken = 2;
         // claim.lua fails on this slot: its in-flight set is not a sorted set
         redis.connection().async().set(bytes(store.keys().inFlight(broken)), bytes("not a sorted set")).get(10, TimeUnit.SECONDS);
-        DueMessageClaimer claimer = new DueMessageClaimer(store, settings(2_000));
+        DueMessageClaimer claimer = new DueMessageClaimer(store, settings(2_000), new ReleaseClock());
 
         ClaimRound first = claimer.claim(1_000);
 
@@ -77,7 +77,7 @@ class DueMessageClaimerTest {
             Set<Integer> frozenSlots = portOfSlot.entrySet().stream().filter(e -> e.getValue() == frozenPort).map(Map.Entry::getKey)
                     .collect(Collectors.toSet());
             assertThat(frozenSlots).as("slots on the master that will be frozen, of %s", portOfSlot).hasSizeLessThan(6);
-            DueMessageClaimer claimer = new DueMessageClaimer(store, settings(1_500));
+            DueMessageClaimer claimer = new DueMessageClaimer(store, settings(1_500), new ReleaseClock());
             assertThat(claimer.claim(1_000).messages()).as("a first round, nothing due: loads the script on every master").isEmpty();
             Map<String, Integer> slotOf = scheduleDueMessagesInEverySlot(store);
             List<String> frozenIds = slotOf.entrySet().stream().filter(e -> frozenSlots.contains(e.getValue())).map(Map.Entry::getKey).toList();
@@ -111,7 +111,7 @@ class DueMessageClaimerTest {
     }
 
     private static DispatchSettings settings(long redisTimeoutMs) {
-        return new DispatchSettings(1_000, 5_000, 100, LEASE_MS, 20_000, redisTimeoutMs, 2_500);
+        return new DispatchSettings(1_000, 5_000, 100, LEASE_MS, 20_000, redisTimeoutMs, 2_500, 0);
     }
 
     /** {@value #PER_SLOT} messages in every slot, all due already; returns each id's slot. */

@@ -49,7 +49,7 @@ class PublishTimeoutTest {
         BridgeMetrics metrics = BridgeMetrics.standalone();
         Dispatcher dispatcher = new Dispatcher(store, firstSwallowed, new DeadLetters(null, store, 1 << 20, metrics),
                 new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
-                new DispatchSettings(100, 1_000, 50, 60_000, PUBLISH_TIMEOUT_MS, 2_000, 2_500), () -> false, metrics);
+                new DispatchSettings(100, 1_000, 50, 60_000, PUBLISH_TIMEOUT_MS, 2_000, 2_500, 50), () -> false, metrics);
         try {
             StoreStats stats = await(store.stats());
             long until = System.currentTimeMillis() + 15_000;

@@ -37,7 +37,7 @@ class ScriptContractsTest {
     /** A call of every script, with two entries where ARGV repeats (per message, per record). */
     private static final Map<String, ScriptCall<?>> SAMPLE_CALLS = new TreeMap<>(Map.ofEntries(
             Map.entry("schedule", ScheduleScript.call(KEYS, 1, 10, 20, 30, List.of(REQUEST, REQUEST))),
-            Map.entry("claim", ClaimScript.call(KEYS, 1, 100, 60_000, new ClaimTag("claimer", 7))),
+            Map.entry("claim", ClaimScript.call(KEYS, 1, 100, 60_000, new ClaimTag("claimer", 7), 25)),
             Map.entry("resolveNames", ResolveNamesScript.call(KEYS, 1, List.of(3L, 4L))),
             Map.entry("releaseClaim", ReleaseClaimScript.call(KEYS, 1, new ClaimTag("claimer", 7))),
             Map.entry("recordFailure", RecordFailureScript.call(KEYS, CLAIMED)),

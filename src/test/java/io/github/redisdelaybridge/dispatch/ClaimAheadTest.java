@@ -1,0 +1,110 @@
+package io.github.redisdelaybridge.dispatch;
+
+import static io.github.redisdelaybridge.testkit.Futures.await;
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.outbound.TargetPublisher;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.StoreStats;
+import io.github.redisdelaybridge.testkit.KeysPerTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Messages are claimed {@code claimAheadMs} before they are due, held, and published at their due time: never before it.
+ * The real dispatch loop on the local Redis (whose clock is this machine's); the publisher records when each message
+ * reaches it (the broker-level lateness is the benchmark's, the end-to-end never-early check KafkaToKafkaDeliveryTest's).
+ */
+class ClaimAheadTest {
+
+    @RegisterExtension
+    static final KeysPerTest redis = new KeysPerTest("unit-claim-ahead");
+
+    private static final long CLAIM_AHEAD_MS = 300;
+    private static final int MESSAGES = 20;
+
+    @Test
+    void messagesAreClaimedAheadAndPublishedAtTheirDueTimeNeverBefore() throws Exception {
+        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 2),
+                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        long firstDue = System.currentTimeMillis() + 1_500;
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < MESSAGES; i++) {
+            String id = "ahead-" + i;
+            requests.add(new ScheduleRequest(id, new DueTime.At(firstDue + i * 37L),
+                    new Envelope(id, "kafka:out", "kafka:in/0@" + i, null, List.of(), Map.of(), bytes("body"))));
+        }
+        await(store.schedule(requests));
+        Map<String, Long> publishedAt = new ConcurrentHashMap<>();
+        Map<String, Long> dueAt = new ConcurrentHashMap<>();
+        TargetPublisher recorder = (envelope, target, due) -> {
+            publishedAt.put(envelope.messageId(), System.currentTimeMillis());
+            dueAt.put(envelope.messageId(), due);
+            return CompletableFuture.completedFuture(null);
+        };
+        BridgeMetrics metrics = BridgeMetrics.standalone();
+        Dispatcher dispatcher = new Dispatcher(store, recorder, new DeadLetters(null, store, 1 << 20, metrics),
+                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
+                new DispatchSettings(100, 1_000, 100, 60_000, 5_000, 2_000, 2_500, CLAIM_AHEAD_MS), () -> false, metrics);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread loop = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    dispatcher.dispatchDueMessages(); // as the timer route does, back to back
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "claim-ahead-test-loop");
+        loop.start();
+        try {
+            sleepUntil(firstDue - CLAIM_AHEAD_MS / 3);
+            StoreStats beforeDue = await(store.stats());
+            boolean nothingPublishedYet = publishedAt.isEmpty();
+            assertThat(beforeDue.inFlight()).as("%d ms before the first due time, the messages due within the claim-ahead are claimed",
+                    firstDue - System.currentTimeMillis()).isPositive();
+            assertThat(nothingPublishedYet).as("and held: none published before it is due").isTrue();
+
+            long until = System.currentTimeMillis() + 15_000;
+            while (System.currentTimeMillis() < until && publishedAt.size() < MESSAGES) {
+                Thread.sleep(20);
+            }
+            assertThat(publishedAt).as("every message published").hasSize(MESSAGES);
+            publishedAt.forEach((id, at) -> {
+                assertThat(at).as("%s published at or after its due time", id).isGreaterThanOrEqualTo(dueAt.get(id));
+                assertThat(at - dueAt.get(id)).as("%s published soon after its due time (generous bound)", id).isLessThan(1_000);
+            });
+            StoreStats after = await(store.stats());
+            while (System.currentTimeMillis() < until && after.inFlight() > 0) {
+                Thread.sleep(20);
+                after = await(store.stats());
+            }
+            assertThat(after.pending() + after.inFlight()).as("all acknowledged: gone from Redis").isZero();
+        } finally {
+            stop.set(true);
+            loop.join(5_000);
+            dispatcher.close();
+        }
+    }
+
+    private static void sleepUntil(long epochMs) throws InterruptedException {
+        long wait = epochMs - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+}
