@@ -128,6 +128,7 @@ final class PublishAndSettle implements AutoCloseable {
     void start(List<ClaimedMessage> claimed) {
         inFlight.addAndGet(claimed.size());
         long now = System.currentTimeMillis();
+        long releasableUpTo = releaseClock.releasableUpTo();
         Map<ScheduledExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
         for (ClaimedMessage message : claimed) {
             Publish publish = prepare(message);
@@ -148,7 +149,7 @@ final class PublishAndSettle implements AutoCloseable {
         }
         byLane.forEach((lane, publishes) -> {
             try {
-                publishWhenDue(lane, publishes);
+                publishWhenDue(lane, publishes, releasableUpTo);
             } catch (RejectedExecutionException stopped) {
                 publishes.forEach(p -> p.outcome.completeExceptionally(new NotSentException("the bridge is stopping", now)));
             }
@@ -156,12 +157,12 @@ final class PublishAndSettle implements AutoCloseable {
     }
 
     /**
-     * Publishes on the lane: what is due at once in one task (a backlog's batch costs one hand-over), the rest in one task
-     * per due millisecond, each run when that millisecond has passed on Redis's clock.
+     * Publishes on the lane: what is due by {@code releasableUpTo} at once in one task (a backlog's batch costs one
+     * hand-over), the rest in one task per due millisecond, each run when that millisecond has passed on Redis's clock.
      */
-    private void publishWhenDue(ScheduledExecutorService lane, List<Publish> publishes) {
+    private void publishWhenDue(ScheduledExecutorService lane, List<Publish> publishes, long releasableUpTo) {
         int from = 0;
-        while (from < publishes.size() && releaseClock.nanosUntil(publishes.get(from).message.dueAt()) <= 0) {
+        while (from < publishes.size() && publishes.get(from).message.dueAt() <= releasableUpTo) {
             from++;
         }
         if (from > 0) {

@@ -51,4 +51,16 @@ final class ReleaseClock {
         }
         return TimeUnit.MILLISECONDS.toNanos(dueAtMs) + bound - nanoTime.getAsLong();
     }
+
+    /**
+     * The latest due time (Redis's clock, epoch ms) that has passed for certain: messages due then or earlier may be published
+     * now. One call for a whole claimed batch, where {@link #nanosUntil} per message would take the lock per message.
+     */
+    synchronized long releasableUpTo() {
+        long bound = Math.min(currentMin, previousMin);
+        if (bound == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        return Math.floorDiv(nanoTime.getAsLong() - bound, TimeUnit.MILLISECONDS.toNanos(1));
+    }
 }

@@ -32,6 +32,22 @@ class ReleaseClockTest {
     }
 
     @Test
+    void releasableUpToIsTheLatestDueTimeWhoseReleaseHasCome() {
+        clock.observe(1_000_000, OFFSET + 1_000_002 * MS);
+        nanoTime.set(OFFSET + 1_000_052 * MS);
+
+        assertThat(clock.releasableUpTo()).as("50 ms after the answer, bound 2 ms: due times up to 1,000,050").isEqualTo(1_000_050);
+        assertThat(clock.nanosUntil(1_000_050)).isZero();
+        assertThat(clock.nanosUntil(1_000_051)).isPositive();
+    }
+
+    @Test
+    void nothingObservedHoldsNothing() {
+        assertThat(clock.releasableUpTo()).isEqualTo(Long.MAX_VALUE);
+        assertThat(clock.nanosUntil(Long.MAX_VALUE / 2_000_000)).isZero();
+    }
+
+    @Test
     void neverEarlyWhateverTheAnswerTimes() {
         long redisMs = 2_000_000;
         for (long answerMs : new long[] {0, 1, 7, 30, 3}) {
