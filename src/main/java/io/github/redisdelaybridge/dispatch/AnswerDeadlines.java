@@ -39,9 +39,13 @@ final class AnswerDeadlines implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::sweep, sweepEveryMs, sweepEveryMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Fails {@code outcome} with a TimeoutException if it is still incomplete in the last tenth of the timeout from now. */
-    void watch(CompletableFuture<?> outcome) {
-        deadlines.put(outcome, System.nanoTime() + timeoutNanos - sweepEveryNanos);
+    /**
+     * Fails {@code outcome} with a TimeoutException if it is still incomplete in the last tenth of the timeout counted from
+     * {@code heldNanos} from now: a message claimed ahead is held until it is due before it is published, and that wait is not
+     * the broker's (the lease outlasts the publish timeout plus the claim-ahead, so it still ends before the lease).
+     */
+    void watch(CompletableFuture<?> outcome, long heldNanos) {
+        deadlines.put(outcome, System.nanoTime() + Math.max(0, heldNanos) + timeoutNanos - sweepEveryNanos);
     }
 
     /** Outcomes watched and not yet seen complete by a sweep. */

@@ -144,7 +144,7 @@ final class PublishAndSettle implements AutoCloseable {
                 continue;
             }
             publish.admitted = true;
-            deadlines.watch(publish.outcome);
+            deadlines.watch(publish.outcome, message.dueAt() <= releasableUpTo ? 0 : releaseClock.nanosUntil(message.dueAt()));
             byLane.computeIfAbsent(lanes.laneOf(publish.target), lane -> new ArrayList<>()).add(publish);
         }
         byLane.forEach((lane, publishes) -> {
@@ -297,6 +297,8 @@ final class PublishAndSettle implements AutoCloseable {
         long held = Math.max(0, now - notSent.waitingSinceEpochMs());
         long deferMs = Math.min(MAX_DEFER_MS, Math.max(MIN_DEFER_MS, held));
         deferMs = deferMs / 2 + ThreadLocalRandom.current().nextLong(deferMs / 2 + 1);
+        // a message claimed ahead and not sent goes back no earlier than it was due: never early
+        deferMs = Math.max(deferMs, TimeUnit.NANOSECONDS.toMillis(releaseClock.nanosUntil(publish.message.dueAt()) + 999_999));
         metrics.publishDeferred();
         long sinceLog = deferralsSinceLog.incrementAndGet();
         // a target quiet for less than a second is backpressure in a burst, not news

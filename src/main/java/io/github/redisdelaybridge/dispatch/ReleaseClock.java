@@ -35,8 +35,10 @@ final class ReleaseClock {
     /** A claim answer: Redis's clock read {@code redisNowMs} while the script ran, and the answer was seen here at {@code seenAtNanos}. */
     synchronized void observe(long redisNowMs, long seenAtNanos) {
         long bound = seenAtNanos - TimeUnit.MILLISECONDS.toNanos(redisNowMs);
-        if (seenAtNanos - currentWindowStart >= WINDOW_NANOS) {
-            previousMin = currentMin;
+        long sinceWindowStart = seenAtNanos - currentWindowStart;
+        if (sinceWindowStart >= WINDOW_NANOS) {
+            // after a pause in claiming (Redis down), the last window is older than the previous one may be: forget it
+            previousMin = sinceWindowStart >= 2 * WINDOW_NANOS ? Long.MAX_VALUE : currentMin;
             currentMin = Long.MAX_VALUE;
             currentWindowStart = seenAtNanos;
         }

@@ -13,11 +13,25 @@ import org.junit.jupiter.api.Test;
 class AnswerDeadlinesTest {
 
     @Test
+    void aHeldMessageTimeOutCountsFromItsRelease() throws Exception {
+        try (AnswerDeadlines deadlines = new AnswerDeadlines(500)) {
+            CompletableFuture<Void> outcome = new CompletableFuture<>();
+            long start = System.nanoTime();
+            deadlines.watch(outcome, TimeUnit.MILLISECONDS.toNanos(1_000));
+            ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> outcome.get(10, TimeUnit.SECONDS));
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertInstanceOf(TimeoutException.class, failed.getCause());
+            assertTrue(tookMs >= 1_450, "failed after " + tookMs + " ms: the 1,000 ms hold counted against its 500 ms timeout");
+        }
+    }
+
+    @Test
     void anUnansweredPublishFailsWithATimeoutInTheLastTenthOfItsTimeout() throws Exception {
         try (AnswerDeadlines deadlines = new AnswerDeadlines(1_000)) {
             CompletableFuture<Void> outcome = new CompletableFuture<>();
             long start = System.nanoTime();
-            deadlines.watch(outcome);
+            deadlines.watch(outcome, 0);
             ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                     () -> outcome.get(10, TimeUnit.SECONDS));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -34,8 +48,8 @@ class AnswerDeadlinesTest {
         try (AnswerDeadlines deadlines = new AnswerDeadlines(200)) {
             CompletableFuture<String> delivered = new CompletableFuture<>();
             CompletableFuture<String> refused = new CompletableFuture<>();
-            deadlines.watch(delivered);
-            deadlines.watch(refused);
+            deadlines.watch(delivered, 0);
+            deadlines.watch(refused, 0);
             delivered.complete("acked");
             IllegalStateException nacked = new IllegalStateException("nacked");
             refused.completeExceptionally(nacked);
@@ -59,7 +73,7 @@ class AnswerDeadlinesTest {
             CompletableFuture<?>[] outcomes = new CompletableFuture<?>[10_000];
             for (int i = 0; i < outcomes.length; i++) {
                 outcomes[i] = new CompletableFuture<Void>();
-                deadlines.watch(outcomes[i]);
+                deadlines.watch(outcomes[i], 0);
                 if (i % 2 == 0) {
                     ((CompletableFuture<Void>) outcomes[i]).complete(null);
                 }

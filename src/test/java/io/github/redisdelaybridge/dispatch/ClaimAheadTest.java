@@ -101,6 +101,76 @@ class ClaimAheadTest {
         }
     }
 
+    @Test
+    void aHoldLongerThanThePublishTimeoutDoesNotTimeTheMessageOut() throws Exception {
+        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
+                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        long dueAt = System.currentTimeMillis() + 1_500;
+        await(store.schedule(List.of(new ScheduleRequest("held-long", new DueTime.At(dueAt),
+                new Envelope("held-long", "kafka:out", "kafka:in/0@1", null, List.of(), Map.of(), bytes("body"))))));
+        List<Long> publishedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TargetPublisher recorder = (envelope, target, due) -> {
+            publishedAt.add(System.currentTimeMillis());
+            return CompletableFuture.completedFuture(null);
+        };
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        BridgeMetrics metrics = new BridgeMetrics(registry);
+        // held up to 800 ms, publish timeout 200 ms: the hold must not count against the broker's time
+        Dispatcher dispatcher = new Dispatcher(store, recorder, new DeadLetters(null, store, 1 << 20, metrics),
+                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
+                new DispatchSettings(100, 1_000, 100, 60_000, 200, 2_000, 2_500, 800), () -> false, metrics);
+        try {
+            long until = System.currentTimeMillis() + 10_000;
+            while (System.currentTimeMillis() < until && publishedAt.isEmpty()) {
+                dispatcher.dispatchDueMessages(); // as the timer route does, back to back
+            }
+            assertThat(publishedAt).as("published once, when due").hasSize(1);
+            assertThat(publishedAt.get(0)).as("not before its due time (a hold timed out and given back comes back earlier)")
+                    .isGreaterThanOrEqualTo(dueAt);
+            assertThat(registry.get("bridge.publish.deferred").counter().count()).as("never given back as not sent").isZero();
+        } finally {
+            dispatcher.close();
+        }
+    }
+
+    @Test
+    void aMessageClaimedAheadAndNotSentGoesBackNoEarlierThanItWasDue() throws Exception {
+        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
+                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        long laterDue = System.currentTimeMillis() + 1_200;
+        await(store.schedule(List.of(
+                new ScheduleRequest("first", new DueTime.At(1_000),
+                        new Envelope("first", "kafka:slow", "kafka:in/0@1", null, List.of(), Map.of(), bytes("body"))),
+                new ScheduleRequest("later", new DueTime.At(laterDue),
+                        new Envelope("later", "kafka:slow", "kafka:in/0@2", null, List.of(), Map.of(), bytes("body"))))));
+        Map<String, Long> publishedAt = new ConcurrentHashMap<>();
+        java.util.concurrent.ScheduledExecutorService broker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        // the target's broker answers its first publish only after 500 ms; until then, with one message allowed in flight for a
+        // target not answering, the message claimed ahead is refused and given back (not sent, no attempt counted)
+        TargetPublisher slowFirstAnswer = (envelope, target, due) -> {
+            publishedAt.put(envelope.messageId(), System.currentTimeMillis());
+            CompletableFuture<Void> answer = new CompletableFuture<>();
+            broker.schedule(() -> answer.complete(null), envelope.messageId().equals("first") ? 500 : 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return answer;
+        };
+        BridgeMetrics metrics = BridgeMetrics.standalone();
+        Dispatcher dispatcher = new Dispatcher(store, slowFirstAnswer, new DeadLetters(null, store, 1 << 20, metrics),
+                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
+                new DispatchSettings(100, 1_000, 100, 60_000, 5_000, 2_000, 1, 1_000), () -> false, metrics);
+        try {
+            long until = System.currentTimeMillis() + 10_000;
+            while (System.currentTimeMillis() < until && !publishedAt.containsKey("later")) {
+                dispatcher.dispatchDueMessages(); // as the timer route does, back to back
+            }
+            assertThat(publishedAt).as("both published").containsKeys("first", "later");
+            assertThat(publishedAt.get("later")).as("given back while held, it came back no earlier than it was due")
+                    .isGreaterThanOrEqualTo(laterDue);
+        } finally {
+            dispatcher.close();
+            broker.shutdownNow();
+        }
+    }
+
     private static void sleepUntil(long epochMs) throws InterruptedException {
         long wait = epochMs - System.currentTimeMillis();
         if (wait > 0) {

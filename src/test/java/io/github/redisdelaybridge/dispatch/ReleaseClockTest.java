@@ -48,6 +48,18 @@ class ReleaseClockTest {
     }
 
     @Test
+    void aReadingFromBeforeAPauseInClaimingIsForgotten() {
+        clock.observe(5_000_000, OFFSET + 5_000_001 * MS);
+        // no claim answer for 10 s (Redis down); meanwhile Redis's clock was set back 500 ms
+        long now = OFFSET + 5_010_001 * MS;
+        clock.observe(5_010_000 - 500, now);
+        nanoTime.set(now);
+
+        assertThat(clock.nanosUntil(5_010_000 - 500 + 40)).as("the bound of 10 s ago (1 ms, on the old clock) no longer counts")
+                .isEqualTo(40 * MS);
+    }
+
+    @Test
     void neverEarlyWhateverTheAnswerTimes() {
         long redisMs = 2_000_000;
         for (long answerMs : new long[] {0, 1, 7, 30, 3}) {
