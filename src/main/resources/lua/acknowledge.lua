@@ -31,16 +31,20 @@ local acknowledged = 0
 if #members > 0 then
   -- batched commands, as in claim.lua: a few calls per batch instead of five per message
   local settled, records = heldLeases(KEYS[1], members, tokens), {}
-  for _, member in ipairs(settled) do
-    records[#records + 1] = now
-    records[#records + 1] = member
+  -- the time as text once, not formatted again per message
+  local at = tostring(now)
+  for i, member in ipairs(settled) do
+    records[2 * i - 1] = at
+    records[2 * i] = member
   end
   acknowledged = #settled
   if acknowledged > 0 then
     redis.call('ZREM', KEYS[1], unpack(settled))
     redis.call('HDEL', KEYS[2], unpack(settled))
-    redis.call('HDEL', KEYS[3], unpack(settled))
-    redis.call('HDEL', KEYS[5], unpack(settled))
+    -- usually absent (no message of the batch failed a publish): skipped then, as converting every member to a
+    -- command argument is what a delete from a missing key costs
+    if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('HDEL', KEYS[3], unpack(settled)) end
+    if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HDEL', KEYS[5], unpack(settled)) end
     if window > 0 then redis.call('ZADD', KEYS[4], unpack(records)) end
   end
 end

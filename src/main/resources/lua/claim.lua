@@ -64,21 +64,26 @@ if #due > 0 then
   local members, n = {}, 0
   for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
   local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
-  local attempts = redis.call('HMGET', KEYS[4], unpack(members))
+  -- the attempts hash holds only messages that failed a publish: usually it does not exist, and then each member's
+  -- conversion to a command argument would be the whole cost of asking it
+  local attempts = redis.call('EXISTS', KEYS[4]) == 1 and redis.call('HMGET', KEYS[4], unpack(members)) or {}
   leaseUntil = uniqueLeaseDeadline(KEYS[2], leaseUntil)
   result[3] = leaseUntil
   local claimer, round = ARGV[3], ARGV[4]
   local record = claimer ~= '' and redis.call('HGET', KEYS[6], claimer)
-  local leases = {}
+  -- the deadline as text once: a number argument is formatted again for every message it is passed with; and an index
+  -- kept by hand, as #t searches the table's length on every append
+  local leases, lease, r = {}, tostring(leaseUntil), #result
   for i = 1, n do
     -- a due member without a payload (evicted, or deleted by hand) is claimed like the others and returned without
     -- an envelope: the bridge dead-letters it as payload-missing rather than drop it unseen
-    leases[#leases + 1] = leaseUntil
-    leases[#leases + 1] = members[i]
-    result[#result + 1] = members[i]
-    result[#result + 1] = tonumber(due[2 * i])
-    result[#result + 1] = tonumber(attempts[i] or 0)
-    result[#result + 1] = envelopes[i] or false
+    leases[2 * i - 1] = lease
+    leases[2 * i] = members[i]
+    result[r + 1] = members[i]
+    result[r + 2] = tonumber(due[2 * i])
+    result[r + 3] = tonumber(attempts[i] or 0)
+    result[r + 4] = envelopes[i] or false
+    r = r + 4
   end
   if #leases > 0 then
     redis.call('ZADD', KEYS[2], unpack(leases))

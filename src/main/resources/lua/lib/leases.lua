@@ -40,8 +40,14 @@ local function heldLeases(inFlightKey, members, tokens)
   local held = {}
   if #members == 0 then return held end
   local deadlines = redis.call('ZMSCORE', inFlightKey, unpack(members))
+  local n = 0
   for i = 1, #members do
-    if tonumber(deadlines[i]) == tonumber(tokens[i]) then held[#held + 1] = members[i] end
+    -- the same text is the same number (Redis writes an integral score without a fraction); compared as numbers otherwise
+    local deadline = deadlines[i]
+    if deadline and (deadline == tokens[i] or tonumber(deadline) == tonumber(tokens[i])) then
+      n = n + 1
+      held[n] = members[i]
+    end
   end
   return held
 end

@@ -1,9 +1,10 @@
 package io.github.redisdelaybridge.dispatch;
 
 import java.util.Iterator;
-import java.util.Map;
+import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,17 +15,32 @@ import java.util.concurrent.TimeoutException;
  * {@code CompletableFuture.orTimeout} would. One sweep over the publishes still unanswered runs every
  * {@link #sweepEveryMs} instead of a timer per message: a timer per message took a shared lock and a heap insertion
  * when the message was handed over and a heap removal when its broker answered, on the thread that reads the broker's
- * answers (a fifth of the RabbitMQ connection thread's samples in a 5,000-message window). A publish therefore fails
- * within the last tenth of its timeout rather than at its end: never later, because the lease must outlast the
- * publish timeout (a message must not be claimed again while this instance may still hear from its broker).
+ * answers (a fifth of the RabbitMQ connection thread's samples in a 5,000-message window). Publishes are watched in the
+ * groups they are handed over in (a claimed batch's messages due at the same time), one queue entry per group: an entry
+ * per message in a concurrent map was a fifth of the dispatch loop's time in a drain. A publish therefore fails within
+ * the last tenth of its timeout rather than at its end: never later, because the lease must outlast the publish timeout
+ * (a message must not be claimed again while this instance may still hear from its broker).
  */
 final class AnswerDeadlines implements AutoCloseable {
+
+    /** Outcomes handed over together, and when they are due to have been answered (System.nanoTime). */
+    private record Watched(List<? extends CompletableFuture<?>> outcomes, long deadlineNanos) {
+
+        /** Whether every outcome is answered. */
+        boolean allDone() {
+            for (CompletableFuture<?> outcome : outcomes) {
+                if (!outcome.isDone()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
 
     private final long timeoutNanos;
     private final long sweepEveryMs;
     private final long sweepEveryNanos;
-    /** Each watched outcome and when it is due to have been answered (System.nanoTime). */
-    private final Map<CompletableFuture<?>, Long> deadlines = new ConcurrentHashMap<>();
+    private final Queue<Watched> watched = new ConcurrentLinkedQueue<>();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "dispatch-publish-timeouts");
         thread.setDaemon(true);
@@ -39,18 +55,29 @@ final class AnswerDeadlines implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::sweep, sweepEveryMs, sweepEveryMs, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Fails {@code outcome} with a TimeoutException if it is still incomplete in the last tenth of the timeout counted from
-     * {@code heldNanos} from now: a message claimed ahead is held until it is due before it is published, and that wait is not
-     * the broker's (the lease outlasts the publish timeout plus the claim-ahead, so it still ends before the lease).
-     */
+    /** {@link #watch(List, long)} for one outcome. */
     void watch(CompletableFuture<?> outcome, long heldNanos) {
-        deadlines.put(outcome, System.nanoTime() + Math.max(0, heldNanos) + timeoutNanos - sweepEveryNanos);
+        watch(List.of(outcome), heldNanos);
     }
 
-    /** Outcomes watched and not yet seen complete by a sweep. */
+    /**
+     * Fails each of {@code outcomes} with a TimeoutException if it is still incomplete in the last tenth of the timeout counted
+     * from {@code heldNanos} from now: a message claimed ahead is held until it is due before it is published, and that wait is
+     * not the broker's (the lease outlasts the publish timeout plus the claim-ahead, so it still ends before the lease).
+     */
+    void watch(List<? extends CompletableFuture<?>> outcomes, long heldNanos) {
+        if (!outcomes.isEmpty()) {
+            watched.add(new Watched(outcomes, System.nanoTime() + Math.max(0, heldNanos) + timeoutNanos - sweepEveryNanos));
+        }
+    }
+
+    /** Outcomes watched in groups that a sweep has not yet seen all answered. */
     int watched() {
-        return deadlines.size();
+        int count = 0;
+        for (Watched group : watched) {
+            count += group.outcomes().size();
+        }
+        return count;
     }
 
     long sweepEveryMs() {
@@ -59,14 +86,15 @@ final class AnswerDeadlines implements AutoCloseable {
 
     private void sweep() {
         long now = System.nanoTime();
-        for (Iterator<Map.Entry<CompletableFuture<?>, Long>> it = deadlines.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<CompletableFuture<?>, Long> entry = it.next();
-            CompletableFuture<?> outcome = entry.getKey();
-            if (outcome.isDone()) {
+        for (Iterator<Watched> it = watched.iterator(); it.hasNext(); ) {
+            Watched group = it.next();
+            if (group.allDone()) {
                 it.remove();
-            } else if (now - entry.getValue() >= 0) {
+            } else if (now - group.deadlineNanos() >= 0) {
                 it.remove();
-                outcome.completeExceptionally(new TimeoutException());
+                for (CompletableFuture<?> outcome : group.outcomes()) {
+                    outcome.completeExceptionally(new TimeoutException());
+                }
             }
         }
     }

@@ -148,7 +148,9 @@ final class DueMessageClaimer {
         if (!anyAnswered) {
             return null;
         }
-        messages.sort(Comparator.comparingLong(ClaimedMessage::dueAt).thenComparing(ClaimedMessage::messageId));
+        // by due time alone, a stable sort of runs already in due order (each claim call's answer): in a backlog every message
+        // may be due in the same millisecond, and comparing their ids as well was a tenth of the dispatch loop's time
+        messages.sort(Comparator.comparingLong(ClaimedMessage::dueAt));
         return new ClaimRound(redisNow, nextDue, messages);
     }
 

@@ -10,6 +10,7 @@ import io.github.redisdelaybridge.outbound.client.BrokerBlockedException;
 import io.github.redisdelaybridge.store.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -66,6 +67,7 @@ final class PublishAndSettle implements AutoCloseable {
     private final TargetLoad load;
     private final ReleaseClock releaseClock;
     private final PublishLanes lanes = new PublishLanes();
+    private final ParsedTargets targets = new ParsedTargets();
     private final AnswerDeadlines deadlines;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ConcurrentLinkedQueue<Publish> answered = new ConcurrentLinkedQueue<>();
@@ -129,29 +131,36 @@ final class PublishAndSettle implements AutoCloseable {
         inFlight.addAndGet(claimed.size());
         long now = System.currentTimeMillis();
         long releasableUpTo = releaseClock.releasableUpTo();
-        Map<ScheduledExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
+        List<Publish> publishes = new ArrayList<>(claimed.size());
+        Map<Target, int[]> perTarget = new HashMap<>(4);
         for (ClaimedMessage message : claimed) {
             Publish publish = prepare(message);
             publish.outcome.whenComplete((ok, failure) -> answered(publish, failure));
-            if (publish.target == null) {
-                continue; // unreadable: already failed
+            if (publish.target != null) { // else unreadable: already failed
+                publishes.add(publish);
+                perTarget.computeIfAbsent(publish.target, t -> new int[1])[0]++;
             }
-            String target = publish.target.uri();
-            if (!load.admit(target, now)) {
-                publish.outcome.completeExceptionally(new NotSentException("target " + target + " has "
-                        + load.inFlight(target) + " messages in flight and its broker has not answered for "
-                        + (now - load.quietSince(target, now)) + " ms", load.quietSince(target, now)));
+        }
+        // what each target may take of this batch, asked once per target
+        perTarget.forEach((target, count) -> count[0] = load.admit(target, count[0], now));
+        Map<ScheduledExecutorService, List<Publish>> byLane = new IdentityHashMap<>(2);
+        for (Publish publish : publishes) {
+            int[] room = perTarget.get(publish.target);
+            if (room[0] == 0) {
+                publish.outcome.completeExceptionally(new NotSentException("target " + publish.target.uri() + " has "
+                        + load.inFlight(publish.target) + " messages in flight and its broker has not answered for "
+                        + (now - load.quietSince(publish.target, now)) + " ms", load.quietSince(publish.target, now)));
                 continue;
             }
+            room[0]--;
             publish.admitted = true;
-            deadlines.watch(publish.outcome, message.dueAt() <= releasableUpTo ? 0 : releaseClock.nanosUntil(message.dueAt()));
             byLane.computeIfAbsent(lanes.laneOf(publish.target), lane -> new ArrayList<>()).add(publish);
         }
-        byLane.forEach((lane, publishes) -> {
+        byLane.forEach((lane, inDueOrder) -> {
             try {
-                publishWhenDue(lane, publishes, releasableUpTo);
+                publishWhenDue(lane, inDueOrder, releasableUpTo);
             } catch (RejectedExecutionException stopped) {
-                publishes.forEach(p -> p.outcome.completeExceptionally(new NotSentException("the bridge is stopping", now)));
+                inDueOrder.forEach(p -> p.outcome.completeExceptionally(new NotSentException("the bridge is stopping", now)));
             }
         });
     }
@@ -167,6 +176,7 @@ final class PublishAndSettle implements AutoCloseable {
         }
         if (from > 0) {
             List<Publish> dueNow = publishes.subList(0, from);
+            watchAnswers(dueNow, 0);
             lane.execute(() -> dueNow.forEach(this::publish));
         }
         while (from < publishes.size()) {
@@ -176,12 +186,23 @@ final class PublishAndSettle implements AutoCloseable {
                 to++;
             }
             List<Publish> dueTogether = publishes.subList(from, to);
-            lane.schedule(() -> dueTogether.forEach(this::publish), Math.max(0, releaseClock.nanosUntil(dueAt)), TimeUnit.NANOSECONDS);
+            long holdNanos = Math.max(0, releaseClock.nanosUntil(dueAt));
+            watchAnswers(dueTogether, holdNanos);
+            lane.schedule(() -> dueTogether.forEach(this::publish), holdNanos, TimeUnit.NANOSECONDS);
             from = to;
         }
     }
 
-    private static Publish prepare(ClaimedMessage message) {
+    /** Publishes handed to a lane together: their broker's answers are due a publish timeout after {@code heldNanos}. */
+    private void watchAnswers(List<Publish> publishes, long heldNanos) {
+        List<CompletableFuture<Void>> outcomes = new ArrayList<>(publishes.size());
+        for (Publish publish : publishes) {
+            outcomes.add(publish.outcome);
+        }
+        deadlines.watch(outcomes, heldNanos);
+    }
+
+    private Publish prepare(ClaimedMessage message) {
         if (message.encodedEnvelope() == null) {
             Publish publish = new Publish(message, null, null);
             publish.outcome.completeExceptionally(new PayloadMissingException(message));
@@ -194,7 +215,7 @@ final class PublishAndSettle implements AutoCloseable {
                         + " (was that key deleted or replaced?)");
             }
             Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());
-            return new Publish(message, envelope, Target.parse(envelope.target()));
+            return new Publish(message, envelope, targets.parse(envelope.target()));
         } catch (RuntimeException unreadable) {
             Publish publish = new Publish(message, null, null);
             publish.outcome.completeExceptionally(new UnreadableRecordException(unreadable));
@@ -228,7 +249,7 @@ final class PublishAndSettle implements AutoCloseable {
         Throwable cause = failure == null ? null : Failures.unwrap(failure);
         publish.failure = cause;
         if (publish.admitted && notSent(publish) == null && !(cause instanceof TimeoutException)) {
-            load.answered(publish.target.uri(), System.currentTimeMillis());
+            load.answered(publish.target, System.currentTimeMillis());
         }
         answered.add(publish);
         if (drainQueued.compareAndSet(false, true)) {
@@ -326,11 +347,13 @@ final class PublishAndSettle implements AutoCloseable {
                 LOG.warn("could not settle {} messages in Redis; they are redelivered after their lease expires: {}",
                         publishes.size(), Failures.rootMessage(failure));
             }
+            Map<Target, Integer> admitted = new HashMap<>(4);
             for (Publish publish : publishes) {
                 if (publish.admitted) {
-                    load.release(publish.target.uri());
+                    admitted.merge(publish.target, 1, Integer::sum);
                 }
             }
+            admitted.forEach(load::release);
             inFlight.addAndGet(-publishes.size());
             onSettled.run();
             if (failed) {

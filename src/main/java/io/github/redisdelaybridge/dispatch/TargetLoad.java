@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.dispatch;
 
+import io.github.redisdelaybridge.message.Target;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * counting an attempt ({@link #quietSince}: how long the target has been quiet, to size that wait). A target never
  * heard from is bounded until its first answer; a target is remembered for a while after its last message settled,
  * so that the next burst to a healthy target is not bounded again.
+ *
+ * <p>A claimed batch is admitted and released per target, a count at a time, not per message: a map update per message
+ * was a cost of its own in a drain.
  */
 final class TargetLoad {
 
@@ -34,34 +38,35 @@ final class TargetLoad {
     }
 
     private final int cap;
-    private final Map<String, Load> loads = new ConcurrentHashMap<>();
+    private final Map<Target, Load> loads = new ConcurrentHashMap<>();
 
     TargetLoad(int cap) {
         this.cap = Math.max(1, cap);
     }
 
-    /** Counts the message in flight for its target and returns true, or returns false if the target is at its bound. */
-    boolean admit(String target, long now) {
+    /**
+     * Counts up to {@code count} messages in flight for the target and returns how many it took: all of them while the target is
+     * under its bound or its broker is answering, else as many as fit under the bound (maybe none).
+     */
+    int admit(Target target, int count, long now) {
         if (loads.size() > REMEMBERED) {
             loads.entrySet().removeIf(e -> e.getValue().inFlight == 0 && now - e.getValue().lastAnsweredAt > IDLE_MEMORY_MS);
         }
-        boolean[] admitted = {false};
+        int[] admitted = {0};
         loads.compute(target, (t, load) -> {
             Load current = load == null ? new Load(now) : load;
             if (current.inFlight == 0) {
                 current.busySince = now;
             }
-            if (current.inFlight < cap || now - current.lastAnsweredAt <= PROGRESS_WINDOW_MS) {
-                current.inFlight++;
-                admitted[0] = true;
-            }
+            admitted[0] = now - current.lastAnsweredAt <= PROGRESS_WINDOW_MS ? count : Math.max(0, Math.min(count, cap - current.inFlight));
+            current.inFlight += admitted[0];
             return current;
         });
         return admitted[0];
     }
 
     /** Since when the target has had messages in flight and no answer from its broker (epoch ms); now if it is not quiet. */
-    long quietSince(String target, long now) {
+    long quietSince(Target target, long now) {
         Load load = loads.get(target);
         if (load == null) {
             return now;
@@ -70,22 +75,22 @@ final class TargetLoad {
     }
 
     /** The target's broker answered a publish (acknowledged or refused it). */
-    void answered(String target, long now) {
+    void answered(Target target, long now) {
         Load load = loads.get(target);
         if (load != null && now > load.lastAnsweredAt) {
             load.lastAnsweredAt = now;
         }
     }
 
-    /** An admitted message was settled: it no longer counts. */
-    void release(String target) {
+    /** {@code count} admitted messages of the target were settled: they no longer count. */
+    void release(Target target, int count) {
         loads.computeIfPresent(target, (t, load) -> {
-            load.inFlight = Math.max(0, load.inFlight - 1);
+            load.inFlight = Math.max(0, load.inFlight - count);
             return load;
         });
     }
 
-    int inFlight(String target) {
+    int inFlight(Target target) {
         Load load = loads.get(target);
         return load == null ? 0 : load.inFlight;
     }

@@ -269,6 +269,13 @@ public final class DelayBenchmark {
         double ceiling = 0;
         double bridge = 0;
         String cpu = "";
+        if (options.warmup()) {
+            // untimed: no scenario before this one publishes to RabbitMQ, and while the JIT compiler compiled that path it took
+            // 45-60% of the JVM's CPU in each measured run, on the cores the broker needs (docs/benchmark.md, session 12)
+            System.out.println("rabbitmq delivery warm-up (untimed)");
+            RabbitMqDrainScenario.bridge(env, "rmq-drain-warmup", n);
+            waitQuiet(env);
+        }
         for (int i = 0; i < options.repeats(); i++) {
             if (i > 0) {
                 waitQuiet(env);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +88,26 @@ class AnswerDeadlinesTest {
                 Thread.sleep(deadlines.sweepEveryMs());
             }
             assertEquals(0, deadlines.watched(), "nothing stays watched once answered or timed out");
+        }
+    }
+
+    @Test
+    void inAGroupOnlyTheUnansweredTimeOut() throws Exception {
+        try (AnswerDeadlines deadlines = new AnswerDeadlines(200)) {
+            List<CompletableFuture<String>> group = List.of(new CompletableFuture<>(), new CompletableFuture<>(), new CompletableFuture<>());
+            deadlines.watch(group, 0);
+            group.get(0).complete("acked");
+            IllegalStateException nacked = new IllegalStateException("nacked");
+            group.get(2).completeExceptionally(nacked);
+            assertEquals(3, deadlines.watched());
+
+            ExecutionException timedOut = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> group.get(1).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(TimeoutException.class, timedOut.getCause());
+            assertEquals("acked", group.get(0).get());
+            ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, group.get(2)::get);
+            assertEquals(nacked, refused.getCause());
+            assertEquals(0, deadlines.watched(), "the group is no longer watched once its deadline passed");
         }
     }
 }
