@@ -26,14 +26,14 @@ public final class DelayRequestValidator {
     static final int MAX_MESSAGE_ID_BYTES = 512;
 
     private final DueTimeParser dueTimeParser;
-    private final TargetPolicy targetPolicy;
+    private final TargetChecks targetChecks;
     private final Map<String, String> defaultTargets;
     private final long maxPayloadBytes;
 
     public DelayRequestValidator(DueTimeParser dueTimeParser, TargetPolicy targetPolicy,
                                  Map<String, String> defaultTargetsBySource, long maxPayloadBytes) {
         this.dueTimeParser = dueTimeParser;
-        this.targetPolicy = targetPolicy;
+        this.targetChecks = new TargetChecks(targetPolicy);
         this.defaultTargets = Map.copyOf(defaultTargetsBySource);
         this.maxPayloadBytes = maxPayloadBytes;
     }
@@ -123,21 +123,7 @@ public final class DelayRequestValidator {
             throw new Rejection(DeadLetterReason.MISSING_TARGET,
                     "no x-target header, and " + message.source() + " has no default target configured");
         }
-        Target target;
-        try {
-            target = Target.parse(text.strip());
-        } catch (IllegalArgumentException e) {
-            throw new Rejection(DeadLetterReason.INVALID_TARGET, e.getMessage());
-        }
-        String unsupported = targetPolicy.whyUnsupported(target);
-        if (unsupported != null) {
-            throw new Rejection(DeadLetterReason.INVALID_TARGET, unsupported);
-        }
-        String forbidden = targetPolicy.whyForbidden(target);
-        if (forbidden != null) {
-            throw new Rejection(DeadLetterReason.FORBIDDEN_TARGET, forbidden);
-        }
-        return target;
+        return targetChecks.check(text.strip());
     }
 
     private String messageId(InboundMessage message) throws Rejection {
