@@ -39,14 +39,12 @@ class ClaimAheadTest {
 
     @Test
     void messagesAreClaimedAheadAndPublishedAtTheirDueTimeNeverBefore() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 2),
-                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        DelayStore store = storeWithSlots(2);
         long firstDue = System.currentTimeMillis() + 1_500;
         List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
             String id = "ahead-" + i;
-            requests.add(new ScheduleRequest(id, new DueTime.At(firstDue + i * 37L),
-                    new Envelope(id, "kafka:out", "kafka:in/0@" + i, null, List.of(), Map.of(), bytes("body"))));
+            requests.add(request(id, firstDue + i * 37L, "kafka:out", i));
         }
         await(store.schedule(requests));
         Map<String, Long> publishedAt = new ConcurrentHashMap<>();
@@ -57,9 +55,7 @@ class ClaimAheadTest {
             return CompletableFuture.completedFuture(null);
         };
         BridgeMetrics metrics = BridgeMetrics.standalone();
-        Dispatcher dispatcher = new Dispatcher(store, recorder, new DeadLetters(null, store, 1 << 20, metrics),
-                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
-                new DispatchSettings(100, 1_000, 100, 60_000, 5_000, 2_000, 2_500, CLAIM_AHEAD_MS), () -> false, metrics);
+        Dispatcher dispatcher = dispatcher(store, recorder, metrics, 5_000, 2_500, CLAIM_AHEAD_MS);
         AtomicBoolean stop = new AtomicBoolean();
         Thread loop = new Thread(() -> {
             try {
@@ -103,11 +99,9 @@ class ClaimAheadTest {
 
     @Test
     void aHoldLongerThanThePublishTimeoutDoesNotTimeTheMessageOut() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
-                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        DelayStore store = storeWithSlots(1);
         long dueAt = System.currentTimeMillis() + 1_500;
-        await(store.schedule(List.of(new ScheduleRequest("held-long", new DueTime.At(dueAt),
-                new Envelope("held-long", "kafka:out", "kafka:in/0@1", null, List.of(), Map.of(), bytes("body"))))));
+        await(store.schedule(List.of(request("held-long", dueAt, "kafka:out", 1))));
         List<Long> publishedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
         TargetPublisher recorder = (envelope, target, due) -> {
             publishedAt.add(System.currentTimeMillis());
@@ -116,9 +110,7 @@ class ClaimAheadTest {
         io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         BridgeMetrics metrics = new BridgeMetrics(registry);
         // held up to 800 ms, publish timeout 200 ms: the hold must not count against the broker's time
-        Dispatcher dispatcher = new Dispatcher(store, recorder, new DeadLetters(null, store, 1 << 20, metrics),
-                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
-                new DispatchSettings(100, 1_000, 100, 60_000, 200, 2_000, 2_500, 800), () -> false, metrics);
+        Dispatcher dispatcher = dispatcher(store, recorder, metrics, 200, 2_500, 800);
         try {
             long until = System.currentTimeMillis() + 10_000;
             while (System.currentTimeMillis() < until && publishedAt.isEmpty()) {
@@ -135,14 +127,9 @@ class ClaimAheadTest {
 
     @Test
     void aMessageClaimedAheadAndNotSentGoesBackNoEarlierThanItWasDue() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
-                new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        DelayStore store = storeWithSlots(1);
         long laterDue = System.currentTimeMillis() + 1_200;
-        await(store.schedule(List.of(
-                new ScheduleRequest("first", new DueTime.At(1_000),
-                        new Envelope("first", "kafka:slow", "kafka:in/0@1", null, List.of(), Map.of(), bytes("body"))),
-                new ScheduleRequest("later", new DueTime.At(laterDue),
-                        new Envelope("later", "kafka:slow", "kafka:in/0@2", null, List.of(), Map.of(), bytes("body"))))));
+        await(store.schedule(List.of(request("first", 1_000, "kafka:slow", 1), request("later", laterDue, "kafka:slow", 2))));
         Map<String, Long> publishedAt = new ConcurrentHashMap<>();
         java.util.concurrent.ScheduledExecutorService broker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         // the target's broker answers its first publish only after 500 ms; until then, with one message allowed in flight for a
@@ -154,9 +141,7 @@ class ClaimAheadTest {
             return answer;
         };
         BridgeMetrics metrics = BridgeMetrics.standalone();
-        Dispatcher dispatcher = new Dispatcher(store, slowFirstAnswer, new DeadLetters(null, store, 1 << 20, metrics),
-                new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
-                new DispatchSettings(100, 1_000, 100, 60_000, 5_000, 2_000, 1, 1_000), () -> false, metrics);
+        Dispatcher dispatcher = dispatcher(store, slowFirstAnswer, metrics, 5_000, 1, 1_000);
         try {
             long until = System.currentTimeMillis() + 10_000;
             while (System.currentTimeMillis() < until && !publishedAt.containsKey("later")) {
@@ -169,6 +154,22 @@ class ClaimAheadTest {
             dispatcher.close();
             broker.shutdownNow();
         }
+    }
+
+    private static DelayStore storeWithSlots(int slots) {
+        return new DelayStore(redis.connection().async(), new Keys(redis.prefix(), slots), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+    }
+
+    /** A message for {@code target}, due at {@code dueAt}, from inbound offset {@code offset}. */
+    private static ScheduleRequest request(String id, long dueAt, String target, long offset) {
+        return new ScheduleRequest(id, new DueTime.At(dueAt), new Envelope(id, target, "kafka:in/0@" + offset, null, List.of(), Map.of(), bytes("body")));
+    }
+
+    /** A dispatcher with rounds of 100, a 60 s lease and no stopping, with the settings each test is about. */
+    private static Dispatcher dispatcher(DelayStore store, TargetPublisher publisher, BridgeMetrics metrics, long publishTimeoutMs,
+                                         int maxInFlightPerTarget, long claimAheadMs) {
+        return new Dispatcher(store, publisher, new DeadLetters(null, store, 1 << 20, metrics), new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
+                new DispatchSettings(100, 1_000, 100, 60_000, publishTimeoutMs, 2_000, maxInFlightPerTarget, claimAheadMs), () -> false, metrics);
     }
 
     private static void sleepUntil(long epochMs) throws InterruptedException {
