@@ -59,6 +59,8 @@ final class BenchEnvironment implements AutoCloseable {
     private final RedisClient redisClient;
     private final StatefulRedisConnection<String, String> redisConnection;
     private final StandaloneRedis standaloneRedis;
+    /** Processes of this setting that are JVMs of their own, whose JIT compilers a precision warm-up waits for too. */
+    private final List<CpuMeter.Process> jvmsAlongside;
     private final byte[] payload = newPayload();
     private final Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -92,6 +94,7 @@ final class BenchEnvironment implements AutoCloseable {
         this.redisClient = RedisClient.create(redisUri);
         this.redisConnection = redisClient.connect();
         this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid, List.of());
+        this.jvmsAlongside = List.of();
     }
 
     /**
@@ -113,6 +116,12 @@ final class BenchEnvironment implements AutoCloseable {
         this.redisClient = RedisClient.create(redisUri);
         this.redisConnection = redisClient.connect();
         this.standaloneRedis = new StandaloneRedis(redisUri, slots(), redisConnection, redisPid, alongside);
+        this.jvmsAlongside = List.copyOf(alongside);
+    }
+
+    /** The JVMs of this setting besides the benchmark's own (the processes scenario's broker and load generator); none in one JVM. */
+    List<CpuMeter.Process> jvmsAlongside() {
+        return jvmsAlongside;
     }
 
     /** The load producer: acks from all replicas, batches of up to 256 KiB that linger 2 ms. */

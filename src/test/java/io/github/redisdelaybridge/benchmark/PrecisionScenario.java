@@ -48,7 +48,7 @@ final class PrecisionScenario {
             // unrecorded steps first: steady small batches run code paths the capacity warm-up does not, and a measured
             // step otherwise pays for their JIT compilation (about 1.5x the CPU, 2x the lateness)
             int[] warmups = {0};
-            JitWarmup.Settled warm = JitWarmup.untilSettled("precision", stepMs,
+            JitWarmup.Settled warm = JitWarmup.untilSettled("precision", stepMs, env.jvmsAlongside(),
                     () -> step(env, name + "-warmup-" + ++warmups[0], in, targetRate, stepMs, warmupMs).describe());
             long compiledBefore = JitWarmup.compileMillis();
             Step target = step(env, name, in, targetRate, stepMs, warmupMs);
