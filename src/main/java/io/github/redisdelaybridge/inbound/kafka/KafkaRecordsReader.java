@@ -17,14 +17,14 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Reads one camel-kafka poll batch (a list of exchanges, one per record) into broker-neutral inbound
  * messages. Headers are taken from the raw Kafka record, so their order, repeated names and null values
- * survive; the acknowledgement commits, per partition, the offset after the last record of the batch.
+ * survive; the acknowledgement ({@link BatchOffsetCommit}) commits, per partition, the offset after the last record of the batch.
  */
 public final class KafkaRecordsReader {
 
     /** Camel bean method. */
     public InboundBatch read(List<Exchange> records) {
         List<InboundMessage> messages = new ArrayList<>(records.size());
-        Map<String, KafkaManualCommit> lastCommitByPartition = new LinkedHashMap<>();
+        Map<String, BatchOffsetCommit.PartitionCommit> lastCommitByPartition = new LinkedHashMap<>();
         for (Exchange record : records) {
             Message in = record.getMessage();
             String topic = in.getHeader(KafkaConstants.TOPIC, String.class);
@@ -40,15 +40,10 @@ public final class KafkaRecordsReader {
                     in.getBody(byte[].class)));
             KafkaManualCommit commit = in.getHeader(KafkaConstants.MANUAL_COMMIT, KafkaManualCommit.class);
             if (commit != null) {
-                lastCommitByPartition.put(topic + "/" + partition, commit);
+                lastCommitByPartition.put(topic + "/" + partition, new BatchOffsetCommit.PartitionCommit(topic, partition, offset, commit));
             }
         }
-        List<KafkaManualCommit> commits = List.copyOf(lastCommitByPartition.values());
-        return new InboundBatch(messages, () -> {
-            for (KafkaManualCommit commit : commits) {
-                commit.commit();
-            }
-        });
+        return new InboundBatch(messages, new BatchOffsetCommit(List.copyOf(lastCommitByPartition.values())));
     }
 
     private static List<MessageHeader> headersOf(Headers kafkaHeaders) {
