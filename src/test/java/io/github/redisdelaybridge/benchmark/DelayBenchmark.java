@@ -264,30 +264,49 @@ public final class DelayBenchmark {
                 ResultTable.verdict(bridge >= 10_000 && ratio >= 0.5, String.format("%.2fx ceiling", ratio)));
     }
 
+    /**
+     * Untimed deliveries before the measured ones. No scenario before this one publishes to RabbitMQ, and the JIT compiler
+     * compiling that path took CPU the broker needs: 45-60% of the JVM's CPU in each measured run after one warm-up
+     * delivery (session 12), still 1.4 s of a 4.2 s delivery (session 15). In session 15 the compiler worked 9.2, 4.9 and
+     * 1.7 s in the first three warm-up deliveries, then 0.7-1.6 s in each of five more, no longer falling (the rest is
+     * the benchmark JVM's other code: the Kafka broker, Camel): three warm-up deliveries take what a warm-up can.
+     */
+    private static final int RABBITMQ_DELIVERY_WARMUPS = 3;
+
     private void rabbitMqDrain(BenchEnvironment env) throws Exception {
-        int n = options.count(50_000, 5_000);
+        // 100,000 messages: a delivery of 50,000 lasts about 4 s, and the broker's rate in so short a run varied by a
+        // quarter run to run (the plain publisher's 10,300-16,100 msg/s in session 15); over 12 s it varied by 8%
+        int n = options.count(100_000, 5_000);
         double ceiling = 0;
         double bridge = 0;
         String cpu = "";
+        String warmup = "no warm-up";
         if (options.warmup()) {
-            // untimed: no scenario before this one publishes to RabbitMQ, and while the JIT compiler compiled that path it took
-            // 45-60% of the JVM's CPU in each measured run, on the cores the broker needs (docs/benchmark.md, session 12)
-            System.out.println("rabbitmq delivery warm-up (untimed)");
-            RabbitMqDrainScenario.bridge(env, "rmq-drain-warmup", n);
-            waitQuiet(env);
+            List<String> compiled = new ArrayList<>();
+            for (int i = 1; i <= RABBITMQ_DELIVERY_WARMUPS; i++) {
+                long before = JitWarmup.compileMillis();
+                RabbitMqDrainScenario.bridge(env, "rmq-drain-warmup-" + i, n);
+                compiled.add(String.format("%,d", JitWarmup.compileMillis() - before));
+                waitQuiet(env);
+            }
+            warmup = "after " + RABBITMQ_DELIVERY_WARMUPS + " warm-up deliveries (JIT " + String.join(", ", compiled) + " ms)";
         }
+        long compiledInBest = 0;
         for (int i = 0; i < options.repeats(); i++) {
             if (i > 0) {
                 waitQuiet(env);
             }
             ceiling = Math.max(ceiling, RabbitMqDrainScenario.ceiling(env, "rmq-publish-ceiling-" + i, "rmq-drain-" + i, n).rate());
             waitQuiet(env);
+            long compiledBefore = JitWarmup.compileMillis();
             RabbitMqDrainScenario.Result run = RabbitMqDrainScenario.bridge(env, "rmq-drain-" + i, n);
             if (run.rate() > bridge) {
                 bridge = run.rate();
                 cpu = run.cpu();
+                compiledInBest = JitWarmup.compileMillis() - compiledBefore;
             }
         }
+        cpu = cpu + "; " + warmup + ", " + String.format("%,d", compiledInBest) + " ms in the best measured one";
         table.add("ceiling: plain RabbitMQ publish with confirms (one channel, persistent, mandatory, the bridge's headers)", "reference",
                 String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
         double ratio = bridge / ceiling;
