@@ -268,7 +268,7 @@ public final class DelayBenchmark {
      * Untimed deliveries before the measured ones. No scenario before this one publishes to RabbitMQ, and the JIT compiler
      * compiling that path took CPU the broker needs: 45-60% of the JVM's CPU in each measured run after one warm-up
      * delivery (session 12), still 1.4 s of a 4.2 s delivery (session 15). In session 15 the compiler worked 9.2, 4.9 and
-     * 1.7 s in the first three warm-up deliveries, then 0.7-1.6 s in each of five more, no longer falling (the rest is
+     * 1.7 s in the first three warm-up deliveries, then 0.7-1.7 s in each of five more, no longer falling (the rest is
      * the benchmark JVM's other code: the Kafka broker, Camel): three warm-up deliveries take what a warm-up can.
      */
     private static final int RABBITMQ_DELIVERY_WARMUPS = 3;

@@ -96,7 +96,8 @@ class BatchOffsetCommitTest {
         }
         assertThat(committedOffset()).as("the group's committed offset").isNull();
         try (KafkaConsumer<byte[], byte[]> nextOwner = groupConsumer()) {
-            assertThat(pollRecords(nextOwner)).as("offsets the partition's next owner reads").containsExactly(0L, 1L, 2L);
+            assertThat(pollRecords(nextOwner)).as("offsets the partition's next owner reads").extracting(ConsumerRecord::offset)
+                    .containsExactly(0L, 1L, 2L);
         }
     }
 
@@ -121,13 +122,10 @@ class BatchOffsetCommitTest {
     /** Polls all the records as one batch and reads it as the inbound route does. */
     private UpstreamAcknowledgement readBatch(KafkaConsumer<byte[], byte[]> consumer) {
         List<Exchange> exchanges = new ArrayList<>();
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (exchanges.size() < RECORDS && System.currentTimeMillis() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                exchanges.add(exchangeOf(record, () -> consumer.commitSync(
-                        Map.of(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1)),
-                        Duration.ofSeconds(10))));
-            }
+        for (ConsumerRecord<byte[], byte[]> record : pollRecords(consumer)) {
+            exchanges.add(exchangeOf(record, () -> consumer.commitSync(
+                    Map.of(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1)),
+                    Duration.ofSeconds(10))));
         }
         assertThat(exchanges).as("records polled").hasSize(RECORDS);
         return new KafkaRecordsReader().read(exchanges).acknowledgement();
@@ -146,13 +144,14 @@ class BatchOffsetCommitTest {
         return exchange;
     }
 
-    private List<Long> pollRecords(KafkaConsumer<byte[], byte[]> consumer) {
-        List<Long> offsets = new ArrayList<>();
+    /** Polls until the topic's records came, or 20 s passed. */
+    private static List<ConsumerRecord<byte[], byte[]>> pollRecords(KafkaConsumer<byte[], byte[]> consumer) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         long deadline = System.currentTimeMillis() + 20_000;
-        while (offsets.size() < RECORDS && System.currentTimeMillis() < deadline) {
-            consumer.poll(Duration.ofMillis(100)).forEach(record -> offsets.add(record.offset()));
+        while (records.size() < RECORDS && System.currentTimeMillis() < deadline) {
+            consumer.poll(Duration.ofMillis(100)).forEach(records::add);
         }
-        return offsets;
+        return records;
     }
 
     private KafkaConsumer<byte[], byte[]> groupConsumer() {
