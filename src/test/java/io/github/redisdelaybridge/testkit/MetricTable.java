@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The metric table of docs/operations.md (Observe): name -> type, as documented (so the tests hold the code to the document). */
+/** The metric table of docs/observe.md: name -> type, as documented (so the tests hold the code to the document). */
 public final class MetricTable {
 
-    public static final Path DOCUMENT = Path.of("docs/operations.md");
+    public static final Path DOCUMENT = Path.of("docs/observe.md");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z_:][a-z0-9_:]*)` \\| (counter|gauge|histogram|summary) \\|.*\\|$");
 
     private MetricTable() {
