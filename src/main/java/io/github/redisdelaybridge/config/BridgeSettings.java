@@ -135,6 +135,7 @@ public record BridgeSettings(
         TlsStores stores = new TlsStores("bridge.rabbitmq.tls.", r.path("bridge.rabbitmq.tls.truststore"),
                 r.secret("bridge.rabbitmq.tls.truststore-password"), r.path("bridge.rabbitmq.tls.keystore"),
                 r.secret("bridge.rabbitmq.tls.keystore-password"));
+        ConnectionSecurityCheck.requireTlsForRabbitMqStores(enabled, stores);
         return enabled ? stores : null;
     }
 

@@ -27,7 +27,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * for secrets. As environment variables: {@code BRIDGE_KAFKA_CLIENT_SECURITY_PROTOCOL}, ... ({@code _} for {@code .};
  * Kafka property names have no {@code _}), {@code ..._FILE} for {@code -file}. A property Kafka does not know for
  * that kind of client is refused at start, with the closest known one: a typo would otherwise only be a warning
- * from the Kafka client, and the connection would go unsecured.
+ * from the Kafka client, and the connection would go unsecured. So is a value that would void a delivery promise
+ * ({@link KafkaDeliveryRules}), and a TLS property for a client whose protocol is not TLS ({@link ConnectionSecurityCheck}).
  */
 public record KafkaClientProperties(Map<String, String> client, Map<String, String> consumer, Map<String, String> producer) {
 
@@ -85,6 +86,7 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
         Map<String, String> client = new LinkedHashMap<>();
         Map<String, String> consumer = new LinkedHashMap<>();
         Map<String, String> producer = new LinkedHashMap<>();
+        Map<String, String> keysByProperty = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (String key : new TreeSet<>(keys)) {
             String family = key.startsWith(CLIENT) ? CLIENT : key.startsWith(CONSUMER) ? CONSUMER : PRODUCER;
@@ -107,11 +109,15 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
             Map<String, String> target = family.equals(CLIENT) ? client : family.equals(CONSUMER) ? consumer : producer;
             // keys go in order, "x" before "x-file": set both, the file wins, as for the bridge's own secrets
             target.put(property, value.strip());
+            keysByProperty.put(family + property, key);
         }
+        KafkaClientProperties properties = new KafkaClientProperties(Map.copyOf(client), Map.copyOf(consumer), Map.copyOf(producer));
+        problems.addAll(KafkaDeliveryRules.problems(properties, keysByProperty));
+        problems.addAll(ConnectionSecurityCheck.kafkaProblems(properties, keysByProperty));
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
-        return new KafkaClientProperties(Map.copyOf(client), Map.copyOf(consumer), Map.copyOf(producer));
+        return properties;
     }
 
     private static String familyName(String family) {

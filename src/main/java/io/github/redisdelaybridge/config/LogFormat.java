@@ -2,10 +2,13 @@ package io.github.redisdelaybridge.config;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -13,7 +16,8 @@ import java.util.Locale;
 import org.slf4j.LoggerFactory;
 
 /**
- * How the bridge writes its log to standard output ({@code bridge.log.format}): {@code text}, the lines of logback.xml,
+ * How the bridge writes its log to standard output ({@code bridge.log.format}): {@code text}, the lines of logback.xml
+ * (control characters of messages escaped, so that each is one line),
  * or {@code json}, one JSON object per line for a log pipeline (Logback's own {@link JsonEncoder}: level, timestamp,
  * thread, logger, the formatted message, the MDC with the message id and target, the key-value pairs of dead-letter
  * and retry lines, and the stack trace as fields). Switched in code rather than in logback.xml so that the setting
@@ -26,6 +30,8 @@ public enum LogFormat {
 
     public static final String KEY = "bridge.log.format";
     static final String JSON_APPENDER = "json";
+    static final String TEXT_PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %" + SingleLineMessageConverter.CONVERSION_WORD
+            + "%n%" + SingleLineThrowableConverter.CONVERSION_WORD;
 
     public static LogFormat parse(String value) {
         String text = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
@@ -76,6 +82,10 @@ public enum LogFormat {
     }
 
     private static Appender<ILoggingEvent> jsonAppender(LoggerContext context) {
+        return console(context, JSON_APPENDER, jsonEncoder(context));
+    }
+
+    static Encoder<ILoggingEvent> jsonEncoder(LoggerContext context) {
         JsonEncoder encoder = new JsonEncoder();
         encoder.setContext(context);
         // what a log pipeline indexes: the message as read, not its pattern and arguments apart; no per-line context dump
@@ -86,18 +96,29 @@ public enum LogFormat {
         encoder.setWithSequenceNumber(false);
         encoder.setWithNanoseconds(false);
         encoder.start();
-        return console(context, JSON_APPENDER, encoder);
+        return encoder;
     }
 
     private static Appender<ILoggingEvent> textAppender(LoggerContext context) {
-        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n");
-        encoder.start();
-        return console(context, "text", encoder);
+        return console(context, "text", textEncoder(context));
     }
 
-    private static Appender<ILoggingEvent> console(LoggerContext context, String name, ch.qos.logback.core.encoder.Encoder<ILoggingEvent> encoder) {
+    /** The lines of logback.xml: its pattern, with the same converters (control characters escaped). */
+    static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put(SingleLineMessageConverter.CONVERSION_WORD, SingleLineMessageConverter::new);
+        layout.getInstanceConverterMap().put(SingleLineThrowableConverter.CONVERSION_WORD, SingleLineThrowableConverter::new);
+        layout.setPattern(TEXT_PATTERN);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+        encoder.setContext(context);
+        encoder.setLayout(layout);
+        encoder.start();
+        return encoder;
+    }
+
+    private static Appender<ILoggingEvent> console(LoggerContext context, String name, Encoder<ILoggingEvent> encoder) {
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
         appender.setContext(context);
         appender.setName(name);

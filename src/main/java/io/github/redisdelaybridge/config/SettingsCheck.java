@@ -38,7 +38,9 @@ import org.apache.camel.spi.PropertiesComponent;
  *   <li>default targets ({@code bridge.kafka.default-targets}, {@code bridge.rabbitmq.default-targets}):
  *       each must name an inbound topic or queue and a target this bridge may deliver to;</li>
  *   <li>the allow-list {@code bridge.targets.allowed}: not empty, and each pattern able to match a target;</li>
- *   <li>the lease longer than the publish timeout.</li>
+ *   <li>the lease longer than the publish timeout;</li>
+ *   <li>connections secured as configured ({@link ConnectionSecurityCheck}): TLS stores only where TLS is on, a Redis URI
+ *       that parses.</li>
  * </ul>
  */
 public final class SettingsCheck {
@@ -92,9 +94,11 @@ public final class SettingsCheck {
         List<String> problems = new ArrayList<>(unknownKeys(known, propertyKeys, environmentNames));
         problems.addAll(leaseProblems(settings));
         problems.addAll(dispatchStallProblems(settings));
+        problems.addAll(ConnectionSecurityCheck.redisProblems(settings.redisUri(), settings.redisSecurity()));
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
+        ConnectionSecurityCheck.warnAboutChecksTurnedOff(settings);
         return settings;
     }
 

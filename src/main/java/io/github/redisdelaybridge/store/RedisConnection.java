@@ -22,7 +22,6 @@ import io.lettuce.core.resource.Delay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -68,19 +67,22 @@ public final class RedisConnection implements AutoCloseable {
 
     /** As above, with an ACL user and TLS stores ({@code rediss://} URIs). */
     public RedisConnection(List<String> uris, boolean cluster, Duration commandTimeout, RedisSecurity security) {
-        // Reconnect quickly after a Redis restart: Lettuce's default backoff grows to 30 s.
-        this.resources = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
-                .build();
         this.cluster = cluster;
         // the URIs may carry a password: log lines and exception messages name them without it
         this.description = uris.stream().map(RedisConnection::redacted).collect(Collectors.joining(",")) + (cluster ? " (cluster)" : "");
         List<RedisURI> redisUris = uris.stream().map(uri -> {
-            RedisURI redisUri = RedisURI.create(uri.strip());
+            RedisURI redisUri = RedisUris.parse(uri);
             redisUri.setTimeout(commandTimeout);
             security.applyTo(redisUri);
             return redisUri;
         }).toList();
+        if (!cluster && redisUris.size() != 1) {
+            throw new IllegalArgumentException("one Redis URI expected without cluster mode, got " + description);
+        }
+        // Reconnect quickly after a Redis restart: Lettuce's default backoff grows to 30 s.
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
+                .build();
         io.lettuce.core.SslOptions sslOptions = security.sslOptions();
         if (cluster) {
             RedisClusterClient clusterClient = RedisClusterClient.create(resources, redisUris);
@@ -96,9 +98,6 @@ public final class RedisConnection implements AutoCloseable {
                     .build());
             this.client = clusterClient;
         } else {
-            if (redisUris.size() != 1) {
-                throw new IllegalArgumentException("one Redis URI expected without cluster mode, got " + uris);
-            }
             RedisClient standalone = RedisClient.create(resources, redisUris.get(0));
             standalone.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
@@ -129,17 +128,14 @@ public final class RedisConnection implements AutoCloseable {
         firstConnect.countDown();
     }
 
-    /** The URI without the user information it may hold ({@code redis://user:secret@host} -> {@code redis://***@host}). */
+    /** The URIs without the user information they may hold ({@code redis://user:secret@host} -> {@code redis://***@host}). */
     public static String redacted(String uri) {
-        return uri.strip().replaceAll("//[^/@]*@", "//***@");
+        return RedisUris.redacted(uri);
     }
 
-    /** Parses {@code bridge.redis.uri}: one URI, or a comma-separated list of cluster seed nodes. */
+    /** Parses {@code bridge.redis.uri}: one URI, or a comma-separated list of cluster seed nodes ({@link RedisUris#split}). */
     public static List<String> uris(String setting) {
-        if (setting.strip().startsWith("redis-sentinel") || setting.strip().startsWith("rediss-sentinel")) {
-            return List.of(setting.strip()); // one URI naming several sentinels, comma-separated inside
-        }
-        return Arrays.stream(setting.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return RedisUris.split(setting);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.github.redisdelaybridge.config.InvalidSettingsException;
 import io.github.redisdelaybridge.config.RabbitMqSettings;
 import io.github.redisdelaybridge.config.SettingsFile;
 import io.github.redisdelaybridge.config.TlsStores;
+import io.github.redisdelaybridge.store.RedisUris;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -103,9 +104,22 @@ record BrokerSettings(Path settingsFile, String kafkaBootstrap, String topic, Ma
             return settings.withConnection(uri.getHost() + ":" + uri.getPort(), uri.getPort(), uri.getUsername(), uri.getPassword(),
                     uri.getVirtualHost(), tls);
         } catch (Exception e) {
-            throw new IllegalArgumentException("--rabbitmq " + address + " is not HOST[:PORT] or an amqp:// URI ("
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+            // the URI may hold a password: shown without its user information, and the parser's reason without the URI
+            throw new IllegalArgumentException("--rabbitmq " + RedisUris.redacted(address) + " is not HOST[:PORT] or an amqp:// URI ("
+                    + reasonWithout(address, e) + ")");
         }
+    }
+
+    private static String reasonWithout(String address, Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.URISyntaxException syntax) {
+                return syntax.getReason();
+            }
+        }
+        int start = address.indexOf("://");
+        String userInfo = address.substring(start < 0 ? 0 : start + 3, Math.max(start < 0 ? 0 : start + 3, address.lastIndexOf('@')));
+        boolean revealing = e.getMessage() != null && (e.getMessage().contains(address) || (!userInfo.isEmpty() && e.getMessage().contains(userInfo)));
+        return e.getMessage() == null || revealing ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** For messages: where the settings came from. */

@@ -35,6 +35,23 @@ class InvalidConfigurationExitTest {
                 + " 'kafak:orders' names no known broker");
     }
 
+    @Test
+    void kafkaPropertiesThatWeakenDeliveryExitWithOneLineEach() throws Exception {
+        String log = exits("invalid-config-kafka-delivery", Map.of("BRIDGE_KAFKA_PRODUCER_ACKS", "1",
+                "BRIDGE_KAFKA_CONSUMER_ENABLE_AUTO_COMMIT", "true"));
+
+        assertThat(log).contains("redis-delay-bridge: configuration: setting bridge.kafka.producer.acks: acks=1 is refused: ");
+        assertThat(log).contains("redis-delay-bridge: configuration: setting bridge.kafka.consumer.enable.auto.commit: enable.auto.commit=true"
+                + " is refused: ");
+    }
+
+    @Test
+    void aRedisUriThatCannotBeParsedExitsWithoutShowingIt() throws Exception {
+        String log = exits("invalid-config-redis-uri", Map.of("BRIDGE_REDIS_URI", "redis://bridge:pa%ss-q7@127.0.0.1:6379"));
+
+        assertThat(log).contains("redis-delay-bridge: configuration: setting bridge.redis.uri: cannot parse").doesNotContain("q7");
+    }
+
     private static String exits(String name, Map<String, String> environment) throws Exception {
         try (ChildProcess bridge = ChildProcess.java(name, BridgeMain.class.getName(), List.of(), environment).start()) {
             Integer exitCode = bridge.awaitExit(Duration.ofSeconds(120));

@@ -88,7 +88,7 @@ class SecuritySettingsTest {
     void kafkaPropertiesPassThroughPerFamilyTheNarrowerWinning() throws IOException {
         config.put("bridge.kafka.client.security.protocol", "SASL_SSL");
         config.put("bridge.kafka.client.sasl.mechanism", "SCRAM-SHA-512");
-        config.put("bridge.kafka.client.acks", "1"); // a producer property: only the producer gets it
+        config.put("bridge.kafka.client.linger.ms", "5"); // a producer property: only the producer gets it
         config.put("bridge.kafka.client.sasl.jaas.config-file", file("jaas", "ScramLoginModule required password=\"x\";\n").toString());
         config.put("bridge.kafka.consumer.security.protocol", "SSL");
         environment.put("BRIDGE_KAFKA_PRODUCER_SSL_TRUSTSTORE_LOCATION", "/etc/kafka/trust.p12");
@@ -98,11 +98,11 @@ class SecuritySettingsTest {
 
         assertThat(kafka.forConsumer()).containsEntry("security.protocol", "SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                 .containsEntry("sasl.jaas.config", "ScramLoginModule required password=\"x\";").containsEntry("fetch.min.bytes", "1")
-                .doesNotContainKey("acks").doesNotContainKey("ssl.truststore.location");
-        assertThat(kafka.forProducer()).containsEntry("security.protocol", "SASL_SSL").containsEntry("acks", "1")
+                .doesNotContainKey("linger.ms").doesNotContainKey("ssl.truststore.location");
+        assertThat(kafka.forProducer()).containsEntry("security.protocol", "SASL_SSL").containsEntry("linger.ms", "5")
                 .containsEntry("ssl.truststore.location", "/etc/kafka/trust.p12").doesNotContainKey("fetch.min.bytes");
         assertThat(kafka.forProducerAdmin()).containsEntry("security.protocol", "SASL_SSL")
-                .containsEntry("ssl.truststore.location", "/etc/kafka/trust.p12").doesNotContainKey("acks");
+                .containsEntry("ssl.truststore.location", "/etc/kafka/trust.p12").doesNotContainKey("linger.ms");
         assertThat(kafka.toString()).doesNotContain("password");
     }
 
@@ -134,6 +134,7 @@ class SecuritySettingsTest {
     @Test
     void redisTlsSettingsAreReadAndCheckedAtStart() throws IOException {
         Path ca = file("ca.pem", "not really a certificate");
+        config.put("bridge.redis.uri", "rediss://127.0.0.1:6380");
         config.put("bridge.redis.username", "bridge");
         config.put("bridge.redis.tls.truststore", ca.toString());
         config.put("bridge.redis.tls.verify-peer", "CA");

@@ -1,0 +1,112 @@
+package io.github.redisdelaybridge.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Kafka pass-through properties that would void a delivery promise (a message deleted from Redis on a weaker ack, an
+ * offset committed before Redis has the batch, records skipped or rewritten) stop the start, one line each naming the key.
+ */
+class KafkaDeliverySettingsTest {
+
+    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+
+    private Map<String, String> config;
+    private Map<String, String> environment;
+
+    @BeforeEach
+    void loadShippedConfig() throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(BridgeHome.CONFIG_FILE), StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        config = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
+        environment = new HashMap<>();
+    }
+
+    private List<String> problems() {
+        try {
+            SettingsCheck.read(key -> environment.getOrDefault(SettingsCheck.environmentVariable(key), config.get(key)),
+                    config.keySet(), environment.keySet(), ROUTE_KEYS);
+            return List.of();
+        } catch (InvalidSettingsException e) {
+            return e.problems();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "bridge.kafka.producer.acks, 1, every in-sync replica",
+            "bridge.kafka.producer.acks, 0, every in-sync replica",
+            "bridge.kafka.client.acks, ALL, every in-sync replica",
+            "bridge.kafka.producer.enable.idempotence, false, idempotent producer",
+            "bridge.kafka.client.enable.idempotence, FALSE, idempotent producer",
+            "bridge.kafka.producer.retries, 0, retries",
+            "bridge.kafka.producer.max.in.flight.requests.per.connection, 6, in flight",
+            "bridge.kafka.producer.transactional.id, bridge-tx, transactions",
+            "bridge.kafka.consumer.enable.auto.commit, true, only once Redis has the batch",
+            "bridge.kafka.client.enable.auto.commit, TRUE, only once Redis has the batch",
+            "bridge.kafka.consumer.auto.offset.reset, latest, skipping",
+            "bridge.kafka.producer.value.serializer, org.apache.kafka.common.serialization.StringSerializer, as bytes",
+            "bridge.kafka.consumer.value.deserializer, org.apache.kafka.common.serialization.StringDeserializer, as bytes",
+            "bridge.kafka.client.key.deserializer, org.apache.kafka.common.serialization.StringDeserializer, as bytes",
+    })
+    void aPropertyThatWeakensDeliveryStopsTheStartInOneLineNamingIt(String key, String value, String why) {
+        config.put(key, value);
+
+        assertThat(problems()).singleElement().asString()
+                .startsWith("setting " + key + ": " + key.replaceFirst("^bridge\\.kafka\\.(client|consumer|producer)\\.", "") + "=" + value
+                        + " is refused: ")
+                .contains(why)
+                .doesNotContain("\n");
+    }
+
+    @Test
+    void aRefusedValueSetAsAnEnvironmentVariableOrFromAFileIsNamedAsSet() throws IOException {
+        environment.put("BRIDGE_KAFKA_PRODUCER_ACKS", "1");
+        Path file = Files.writeString(Files.createTempFile("auto-commit", ".txt"), "true\n");
+        config.put("bridge.kafka.consumer.enable.auto.commit-file", file.toString());
+
+        assertThat(problems()).hasSize(2)
+                .anySatisfy(line -> assertThat(line).startsWith("setting bridge.kafka.producer.acks: acks=1 is refused: "))
+                .anySatisfy(line -> assertThat(line).startsWith(
+                        "setting bridge.kafka.consumer.enable.auto.commit-file: enable.auto.commit=true is refused: "));
+    }
+
+    @Test
+    void valuesThatKeepThePromisesPass() {
+        config.put("bridge.kafka.producer.acks", "-1");
+        config.put("bridge.kafka.client.enable.idempotence", "true");
+        config.put("bridge.kafka.producer.retries", "10");
+        config.put("bridge.kafka.producer.max.in.flight.requests.per.connection", "5");
+        config.put("bridge.kafka.consumer.enable.auto.commit", "false");
+        config.put("bridge.kafka.consumer.auto.offset.reset", "none");
+        config.put("bridge.kafka.consumer.isolation.level", "read_committed");
+
+        assertThat(problems()).isEmpty();
+    }
+
+    @Test
+    void theNarrowerFamilyDecidesWhatAClientGets() {
+        // the producer gets acks=all from its own family: the client family's weaker value never reaches it
+        config.put("bridge.kafka.client.acks", "1");
+        config.put("bridge.kafka.producer.acks", "all");
+
+        assertThat(problems()).isEmpty();
+    }
+}
