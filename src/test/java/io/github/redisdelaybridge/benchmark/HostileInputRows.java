@@ -26,7 +26,7 @@ final class HostileInputRows {
                 String.format("%,d valid msg/s (1 s delay, %d s, %d partitions), 1 hostile record per %d valid on the same partitions: "
                                 + "clean %s; with hostile records %s; valid delivered (distinct ids) %s clean, %s hostile; valid dead-lettered %d clean, "
                                 + "%d hostile; %s (%s); %s (%s)", HostileInputScenario.RATE, r.durationMs() / 1000, HostileInputScenario.PARTITIONS,
-                        HostileInputScenario.VALID_PER_HOSTILE, clean.lateness().summary("ms"), hostile.lateness().summary("ms"),
+                        HostileInputScenario.VALID_PER_HOSTILE, clean.latenessSummary(), hostile.latenessSummary(),
                         delivered(clean), delivered(hostile), clean.validDeadLettered(), hostile.validDeadLettered(), clean.waited(), clean.cpu(),
                         hostile.waited(), hostile.cpu()),
                 latenessVerdict(clean, hostile));
