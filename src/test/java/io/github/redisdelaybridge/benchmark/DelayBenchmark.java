@@ -408,7 +408,8 @@ public final class DelayBenchmark {
      * 60 s each in a full run; --scale and --quick shorten the runs, never the rate or the share of hostile records.
      */
     private void hostile(BenchEnvironment env) throws Exception {
-        HostileInputRows.add(table, HostileInputScenario.measure(env, options.count(60_000, 10_000), precisionWarmupMs()));
+        HostileInputRows.add(table, HostileInputScenario.measure(env, options.count(60_000, 10_000), precisionWarmupMs(),
+                () -> waitQuiet(env)));
     }
 
     private void cycle(BenchEnvironment env) throws Exception {

@@ -58,6 +58,11 @@ final class HostileInputScenario {
     record Result(Run clean, Run hostile, long durationMs) {
     }
 
+    /** What to wait for before each run (--wait-quiet: until other processes calm down). */
+    interface BeforeRun {
+        void await() throws InterruptedException;
+    }
+
     private HostileInputScenario() {
     }
 
@@ -66,8 +71,10 @@ final class HostileInputScenario {
      * has compiled the path of valid messages before either run records (without it, a clean run after the capacity warm-up
      * alone had p99 113 ms at 5,000 msg/s, where the precision scenario's settled steps have single digits).
      */
-    static Result measure(BenchEnvironment env, long durationMs, long warmupMs) throws Exception {
+    static Result measure(BenchEnvironment env, long durationMs, long warmupMs, BeforeRun beforeEach) throws Exception {
+        beforeEach.await();
         Run clean = run(env, "hostile-clean", LEAD_IN_MS, durationMs, warmupMs, false);
+        beforeEach.await();
         Run hostile = run(env, "hostile-attack", 0, durationMs, warmupMs, true);
         return new Result(clean, hostile, durationMs);
     }
