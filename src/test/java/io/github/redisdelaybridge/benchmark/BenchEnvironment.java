@@ -126,7 +126,13 @@ final class BenchEnvironment implements AutoCloseable {
 
     /** The load producer: acks from all replicas, batches of up to 256 KiB that linger 2 ms. */
     static KafkaProducer<byte[], byte[]> loadProducer(String bootstrap) {
+        return loadProducer(bootstrap, 1024 * 1024);
+    }
+
+    /** The load producer, sending records of up to {@code maxRecordBytes} (Kafka's default: 1 MiB). */
+    static KafkaProducer<byte[], byte[]> loadProducer(String bootstrap, int maxRecordBytes) {
         Properties p = new Properties();
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxRecordBytes);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
@@ -200,9 +206,14 @@ final class BenchEnvironment implements AutoCloseable {
     }
 
     void createTopics(int partitions, String... topics) {
+        createTopics(partitions, Map.of(), topics);
+    }
+
+    /** Topics with these topic settings (such as max.message.bytes), whatever the broker's defaults. */
+    void createTopics(int partitions, Map<String, String> configs, String... topics) {
         List<NewTopic> newTopics = new ArrayList<>();
         for (String topic : topics) {
-            newTopics.add(new NewTopic(topic, partitions, (short) 1));
+            newTopics.add(new NewTopic(topic, partitions, (short) 1).configs(configs));
         }
         try {
             admin.createTopics(newTopics).all().get();
@@ -280,9 +291,14 @@ final class BenchEnvironment implements AutoCloseable {
 
     /** Kafka consumers per bridge instance under these settings: {@code bridge.kafka.inbound-consumers}, or its default. */
     static int consumersPerInstance(Map<String, String> settings) {
-        String given = settings.get("bridge.kafka.inbound-consumers");
+        return Integer.parseInt(setting(settings, "bridge.kafka.inbound-consumers"));
+    }
+
+    /** A bridge setting as these settings give it, or else its default in config/application.properties. */
+    static String setting(Map<String, String> settings, String key) {
+        String given = settings.get(key);
         if (given != null) {
-            return Integer.parseInt(given.strip());
+            return given.strip();
         }
         Properties defaults = new Properties();
         try (var in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("config", "application.properties"))) {
@@ -290,7 +306,7 @@ final class BenchEnvironment implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        return Integer.parseInt(defaults.getProperty("bridge.kafka.inbound-consumers").strip());
+        return defaults.getProperty(key).strip();
     }
 
     List<BridgeInstance> startBridges(Map<String, String> settings, int instances) {

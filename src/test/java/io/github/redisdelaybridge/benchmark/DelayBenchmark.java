@@ -72,6 +72,7 @@ public final class DelayBenchmark {
                         case "rabbitmq-ingest" -> rabbitMqIngest(env);
                         case "rabbitmq-precision" -> rabbitMqPrecision(env);
                         case "rabbitmq-drain" -> rabbitMqDrain(env);
+                        case "hostile" -> hostile(env);
                         case "processes" -> processes(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
@@ -400,6 +401,15 @@ public final class DelayBenchmark {
         }
         table.add("2. highest steady rate with p99 <= 25 ms", "report",
                 String.format("%,d msg/s (steps: %s)", r.highestRateWithinP99(), steps), "-");
+    }
+
+    /**
+     * Hostile input: the clean run and the one with hostile records, one after the other, for a ratio of like with like.
+     * 60 s each in a full run; --scale and --quick shorten the runs, never the rate or the share of hostile records.
+     */
+    private void hostile(BenchEnvironment env) throws Exception {
+        HostileInputRows.add(table, HostileInputScenario.measure(env, options.count(60_000, 10_000), precisionWarmupMs(),
+                () -> waitQuiet(env)));
     }
 
     private void cycle(BenchEnvironment env) throws Exception {
