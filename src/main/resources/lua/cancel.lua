@@ -25,6 +25,8 @@
   ARGV[2] cancel window in ms (0 keeps no cancel record)
   ARGV[3] dedupe window in ms
   ARGV[4] 1 to record a cancel for an id that is not known (it may still arrive), 0 not to
+  ARGV[5] names cap: names the slot's names hash holds at most (lib/nameCodes; a recorded cancel may intern an id stem)
+  ARGV[6] names cap: bytes of names the slot's names hash holds at most
 
   Returns:
      1 withdrawn: it was pending; it will not be delivered
@@ -40,7 +42,9 @@
 local id = ARGV[1]
 local cancelWindow = tonumber(ARGV[2])
 local dedupeWindow = tonumber(ARGV[3])
-local ids = memberIds(nameCodes(KEYS[8]))
+local codes = nameCodes(KEYS[8])
+codes.capAt(tonumber(ARGV[5]), tonumber(ARGV[6]))
+local ids = memberIds(codes)
 local members = ids.lookupMembers(id)
 
 -- the first of the id's members in a sorted set

@@ -24,7 +24,10 @@
   ARGV[3] maximum delay in ms
   ARGV[4] mode: "delay" (ARGV[5] ms from now) or "at" (ARGV[5] is the due time, epoch ms)
   ARGV[5] value in ms
-  ARGV[6] envelope of the message to schedule (wire form; stored with its target and origin stem interned)
+  ARGV[6] envelope of the message to schedule (wire form; stored with its target and origin stem interned, or as it
+          is when the names hash is full: lib/internNames)
+  ARGV[7] names cap: names the slot's names hash holds at most (lib/nameCodes)
+  ARGV[8] names cap: bytes of names the slot's names hash holds at most
 
   Returns: the due time (epoch ms, >= 0), or
     -1 a message with this id is pending or in flight; nothing changed
@@ -40,6 +43,7 @@ local record = redis.call('HGET', KEYS[1], id)
 if not record then return -2 end
 if redis.sha1hex(record) ~= ARGV[2] then return -3 end
 local codes = nameCodes(KEYS[7])
+codes.capAt(tonumber(ARGV[7]), tonumber(ARGV[8]))
 local ids = memberIds(codes)
 for _, member in ipairs(ids.lookupMembers(id)) do
   if redis.call('HEXISTS', KEYS[4], member) == 1 then return -1 end
@@ -52,6 +56,6 @@ local member = ids.toMember(id)
 redis.call('ZREM', KEYS[5], member, id)
 redis.call('ZREM', KEYS[6], member, id)
 redis.call('ZADD', KEYS[3], due, member)
-redis.call('HSET', KEYS[4], member, namesInterner(codes)(ARGV[6]))
+redis.call('HSET', KEYS[4], member, (namesInterner(codes)(ARGV[6])))
 removeDeadLetters(KEYS[1], KEYS[2], KEYS[8], { id })
 return due

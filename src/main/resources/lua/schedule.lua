@@ -24,10 +24,13 @@
           acknowledge script trims such records only lazily, so they may still be in the set)
   ARGV[3] cancel window in ms (a cancel record older than this no longer blocks the id; the
           cancel script trims such records only lazily)
-  ARGV[4..] groups of four per message: message id (stored as its member), mode ("delay" or "at"),
-          value (ms), envelope (wire form; stored with its target and origin stem interned)
+  ARGV[4] names cap: names the slot's names hash holds at most (lib/nameCodes)
+  ARGV[5] names cap: bytes of names the slot's names hash holds at most
+  ARGV[6..] groups of four per message: message id (stored as its member), mode ("delay" or "at"),
+          value (ms), envelope (wire form; stored with its target and origin stem interned, or as it is
+          when the names hash is full: lib/internNames)
 
-  Returns: { result1, result2, ..., now }
+  Returns: { result1, result2, ..., now, uninterned }
     result   one per message, in order: its due time (epoch ms, >= 0), or a negative code:
                -1 already pending or in flight, with the same payload (not stored again)
                -2 delivered within the dedupe window (not stored again)
@@ -36,45 +39,62 @@
                -5 the id is pending or in flight (or earlier in this batch) with a different payload
                   (not stored; the bridge dead-letters this one as duplicate-id)
     now      Redis's current time (epoch ms)
+    uninterned  how many of the stored payloads were stored in the wire form because the names hash is full
 ]]
 -- @include lib/redisNow
 -- @include lib/internNames
 -- @include lib/memberIds
 local codes = nameCodes(KEYS[5])
+codes.capAt(tonumber(ARGV[4]), tonumber(ARGV[5]))
 local intern = namesInterner(codes)
 local ids = memberIds(codes)
 local maxDelay = tonumber(ARGV[1])
 
--- What a payload in the stored form (lib/internNames) would deliver: tag, flags, target code and the rest, without the
--- origin stem code and origin number (where it was consumed, which differs for the same message sent again). nil for a
--- payload of another form (docs/storage-formats.md), which is not compared.
+-- What a payload would deliver, the same for its stored form and its wire form (lib/internNames; a payload is stored
+-- in the wire form when the names hash is full): flags, target and the rest, without the origin stem and origin number
+-- (where it was consumed, which differs for the same message sent again). nil for a payload of another form
+-- (docs/storage-formats.md) or a stored one whose target code the names hash lacks, which is not compared.
 local function contentOf(payload)
-  local tag, flags = string.byte(payload, 1, 2)
-  if not flags or flags < 0x80 then return nil end
-  flags = flags - 0x80
-  local _, stemAt = readVarint(payload, 3)
-  if not stemAt then return nil end
-  local _, restAt = readVarint(payload, stemAt)
-  if not restAt then return nil end
+  local first, second = string.byte(payload, 1, 2)
+  local flags, target, restAt
+  if second and second >= 0x80 then
+    if first ~= codes.tag() then return nil end
+    flags = second - 0x80
+    local targetCode, stemAt = readVarint(payload, 3)
+    if not targetCode then return nil end
+    target = codes.nameOf(targetCode)
+    local _, afterStem = readVarint(payload, stemAt)
+    restAt = afterStem
+  elseif first == 0xDB and second == 3 then
+    flags = string.byte(payload, 3)
+    if not flags or flags >= 0x80 then return nil end
+    local targetLength, targetAt = readVarint(payload, 4)
+    if not targetLength then return nil end
+    target = string.sub(payload, targetAt, targetAt + targetLength - 1)
+    local stemLength, stemAt = readVarint(payload, targetAt + targetLength)
+    if stemLength then restAt = stemAt + stemLength end
+  end
+  if not target or not restAt then return nil end
   if flags % 0x20 >= 0x10 then
     local _, afterNumber = readVarint(payload, restAt)
     if not afterNumber then return nil end
     restAt = afterNumber
     flags = flags - 0x10
   end
-  return string.char(tag, flags) .. string.sub(payload, 3, stemAt - 1) .. string.sub(payload, restAt)
+  return string.char(flags) .. varint(#target) .. target .. string.sub(payload, restAt)
 end
 local window = tonumber(ARGV[2])
 local cancelWindow = tonumber(ARGV[3])
 
 -- Each lookup and each write is one call for the whole batch (as in claim.lua), not one per message.
 local given, members = {}, {}
-for i = 4, #ARGV, 4 do
+for i = 6, #ARGV, 4 do
   given[#given + 1] = ARGV[i]
   members[#members + 1] = ids.toMember(ARGV[i])
 end
 local n = #members
 local results = {}
+local uninterned = 0
 if n > 0 then
   local stored = redis.call('HMGET', KEYS[2], unpack(members))
   local delivered = redis.call('ZMSCORE', KEYS[3], unpack(members))
@@ -97,13 +117,13 @@ if n > 0 then
   local storedNow = {} -- a second copy of an id within this batch is a duplicate of the first
   local dues, payloads = {}, {}
   for k = 1, n do
-    local i = 4 * k
+    local i = 4 * k + 2
     local member, mode, value = members[k], ARGV[i + 1], tonumber(ARGV[i + 2])
     local due
     if mode == 'delay' then due = now + value else due = value end
     local earlier = stored[k] or storedNow[member]
     if earlier then
-      local before, given_ = contentOf(earlier), contentOf(intern(ARGV[i + 3]))
+      local before, given_ = contentOf(earlier), contentOf((intern(ARGV[i + 3])))
       if before and given_ and before ~= given_ then results[k] = -5 else results[k] = -1 end
     elseif cancelled[k] and tonumber(cancelled[k]) > now - cancelWindow then
       results[k] = -4
@@ -112,7 +132,8 @@ if n > 0 then
     elseif due - now > maxDelay then
       results[k] = -3
     else
-      local payload = intern(ARGV[i + 3])
+      local payload, asGiven = intern(ARGV[i + 3])
+      if asGiven then uninterned = uninterned + 1 end
       storedNow[member] = payload
       dues[#dues + 1] = due
       dues[#dues + 1] = member
@@ -127,4 +148,5 @@ if n > 0 then
   end
 end
 results[n + 1] = now
+results[n + 2] = uninterned
 return results

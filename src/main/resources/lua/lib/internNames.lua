@@ -21,15 +21,20 @@
       varint           origin stem code
       the rest, byte for byte as in the wire form
 
-  The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only)
+  The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only, capped)
   is read and written through lib/nameCodes, whose table the script shares with lib/memberIds. A payload of
   another form (versions 1 and 2, docs/storage-formats.md) passes through unchanged.
 
-    local intern = namesInterner(codes)   one per script call, codes = nameCodes(namesKey)
-    intern(envelope)                      the stored form; a name without a code gets the next one.
-                                          Anything but a readable wire form is returned unchanged (the
-                                          bridge then refuses it when claimed, rather than this script
-                                          failing a whole batch)
+  When the names hash is full (its cap, lib/nameCodes) and the target or origin stem has no code, the
+  payload is stored in the wire form, un-interned: every reader passes a wire form through (lib/expandNames,
+  store/StoredForms), so the message is delivered as any other, and it costs its names' bytes until then.
+
+    local intern = namesInterner(codes)   one per script call, codes = nameCodes(namesKey), its cap set
+    intern(envelope)                      the stored form, and false; a name without a code gets the next
+                                          one. The wire form unchanged, and true, when a name gets no code
+                                          (the names hash is full). Anything but a readable wire form is
+                                          returned unchanged, and false (the bridge then refuses it when
+                                          claimed, rather than this script failing a whole batch)
 ]]
 -- @include lib/varint
 -- @include lib/nameCodes
@@ -40,20 +45,21 @@ local function namesInterner(codes)
 
   return function(envelope)
     local magic, version, flags = string.byte(envelope, 1, 3)
-    if magic ~= 0xDB or version ~= 3 or not flags or flags >= 0x80 then return envelope end
+    if magic ~= 0xDB or version ~= 3 or not flags or flags >= 0x80 then return envelope, false end
     local targetLength, targetAt = readVarint(envelope, 4)
-    if not targetLength then return envelope end
+    if not targetLength then return envelope, false end
     local stemLength, stemAt = readVarint(envelope, targetAt + targetLength)
-    if not stemLength or stemAt + stemLength - 1 > #envelope then return envelope end
+    if not stemLength or stemAt + stemLength - 1 > #envelope then return envelope, false end
     local namesEnd = stemAt + stemLength - 1
     local wireHead = string.sub(envelope, 3, namesEnd)
     local storedHead = storedHeads[wireHead]
-    if not storedHead then
+    if storedHead == nil then
       local targetCode = codes.codeOf(string.sub(envelope, targetAt, targetAt + targetLength - 1))
-      local stemCode = codes.codeOf(string.sub(envelope, stemAt, namesEnd))
-      storedHead = string.char(codes.ownTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode)
+      local stemCode = targetCode and codes.codeOf(string.sub(envelope, stemAt, namesEnd))
+      storedHead = stemCode and (string.char(codes.ownTag(), 0x80 + flags) .. varint(targetCode) .. varint(stemCode))
       storedHeads[wireHead] = storedHead
     end
-    return storedHead .. string.sub(envelope, namesEnd + 1)
+    if not storedHead then return envelope, true end
+    return storedHead .. string.sub(envelope, namesEnd + 1), false
   end
 end

@@ -24,13 +24,15 @@
 
   Stems get codes here up to 1,000 per slot (the names hash's stems field counts them; codes are never
   freed). Topics are few; an id scheme whose stems differ from message to message (order-<n>-1-2) would
-  otherwise add two fields to the names hash per message, forever. Once the bound is reached, ids with a
-  new stem stay verbatim; ids whose stem has a code are still packed.
+  otherwise add two fields to the names hash per message, forever. Once the bound, or the names hash's own
+  cap (lib/nameCodes), is reached, ids with a new stem stay verbatim; ids whose stem has a code are still
+  packed.
 
     local ids = memberIds(codes)   one per script call, codes = nameCodes(namesKey), shared with the
                                    payload conversions (lib/internNames, lib/expandNames)
     ids.toMember(id)       the member to store the id under, for scripts that write: a stem without a code
-                           gets one (within the bound); the names hash gets its tag if it has none
+                           gets one (within the bound and the names cap, codes.capAt); the names hash gets
+                           its tag if it has none
     ids.lookupMembers(id)  every member the id may be held under, without writing anything: the member
                            toMember would return, then the id itself when that differs (older formats:
                            docs/storage-formats.md); just the id when the stem has no code (no packed member
@@ -69,9 +71,11 @@ local function memberIds(codes)
       stemCodesLeft = MAX_STEM_CODES - (tonumber(redis.call('HGET', codes.key, 'stems')) or 0)
     end
     if stemCodesLeft <= 0 then return false end
+    local code = codes.codeOf(stem)
+    if not code then return false end
     stemCodesLeft = stemCodesLeft - 1
     redis.call('HINCRBY', codes.key, 'stems', 1)
-    return codes.codeOf(stem)
+    return code
   end
 
   -- a varint as varint() writes it (no high group of zeros), and the position after it; nil for any other

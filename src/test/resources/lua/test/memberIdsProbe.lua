@@ -12,7 +12,9 @@
   Returns: the values described above, flattened, in order
 ]]
 -- @include lib/memberIds
-local ids = memberIds(nameCodes(KEYS[1]))
+local codes = nameCodes(KEYS[1])
+codes.capAt(10000, 1048576) -- the default cap (store/NameLimits)
+local ids = memberIds(codes)
 local result = {}
 for i = 2, #ARGV do
   if ARGV[1] == 'toMember' then

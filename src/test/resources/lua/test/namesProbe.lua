@@ -13,6 +13,7 @@
 -- @include lib/internNames
 -- @include lib/expandNames
 local codes = nameCodes(KEYS[1])
+codes.capAt(10000, 1048576) -- the default cap (store/NameLimits)
 local intern, names = namesInterner(codes), namesExpander(codes)
 local result = {}
 for i = 2, #ARGV do

@@ -136,9 +136,9 @@ public final class BridgeBeans implements CamelConfiguration {
                         settings.redisSecurity());
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
-                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes());
-        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics);
-        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics);
+                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes(), settings.names());
+        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics, metrics);
+        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics, metrics);
         DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
         RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
                 settings.redisTimeoutMs(), fatalStop(context));

@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.NameLimits;
 import io.github.redisdelaybridge.store.RedisSecurity;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -48,7 +49,8 @@ public record BridgeSettings(
         RedisSecurity redisSecurity,
         KafkaClientProperties kafkaClients,
         ObserveSettings observe,
-        KafkaMembership kafkaMembership) {
+        KafkaMembership kafkaMembership,
+        NameLimits names) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -114,7 +116,10 @@ public record BridgeSettings(
                 // static membership needs an id that survives a restart: a generated one does not
                 new KafkaMembership(!configuredInstanceId.isEmpty(),
                         r.optional(KafkaMembership.SESSION_TIMEOUT_KEY).isEmpty() ? KafkaMembership.DEFAULT_SESSION_TIMEOUT_MS
-                                : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)));
+                                : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)),
+                new NameLimits(r.optional("bridge.redis.names.max-per-slot").isEmpty() ? NameLimits.DEFAULT_MAX_NAMES_PER_SLOT
+                        : r.longValue("bridge.redis.names.max-per-slot"), r.optional("bridge.redis.names.max-bytes-per-slot").isEmpty()
+                        ? NameLimits.DEFAULT_MAX_BYTES_PER_SLOT : r.longValue("bridge.redis.names.max-bytes-per-slot")));
     }
 
     private static RedisSecurity redisSecurity(Reader r) {

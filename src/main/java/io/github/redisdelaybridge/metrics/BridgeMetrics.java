@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.metrics;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DueTimeChange;
+import io.github.redisdelaybridge.store.NamesCapListener;
 import io.github.redisdelaybridge.store.ScriptTimings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  * them all. Cancel and reschedule counts are also summed up for {@code GET /api/stats}. Counts are per instance, since it
  * started. The cluster-wide gauges read from Redis are {@link ClusterGauges}'.
  */
-public final class BridgeMetrics implements ScriptTimings {
+public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
 
     /** Where a message is published to, or came from: the {@code kind} label. */
     public static final List<String> BROKER_KINDS = List.of("kafka", "rabbitmq");
@@ -45,6 +46,7 @@ public final class BridgeMetrics implements ScriptTimings {
     static final String DEAD_LETTERS_TRIMMED = "bridge.dead.letters.trimmed";
     static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
     static final String DUPLICATE_IDS = "bridge.messages.duplicate.id";
+    static final String UNINTERNED = "bridge.payloads.uninterned";
     /** What a dead letter too large for its channel goes without (the values of {@link #deadLetterTrimmed}'s label). */
     static final java.util.List<String> TRIMMED_PARTS = java.util.List.of("body", "body,key,headers");
 
@@ -115,6 +117,8 @@ public final class BridgeMetrics implements ScriptTimings {
         }
         registry.counter(CANCELLED_ARRIVALS);
         registry.counter(DUPLICATE_IDS);
+        Counter.builder(UNINTERNED).description("payloads stored with their target and origin in full: the slot's names hash was full")
+                .register(registry);
         for (DeadLetterReason reason : DeadLetterReason.values()) {
             for (String dropped : TRIMMED_PARTS) {
                 registry.counter(DEAD_LETTERS_TRIMMED, "reason", reason.code(), "dropped", dropped);
@@ -250,6 +254,11 @@ public final class BridgeMetrics implements ScriptTimings {
     /** The dead-letter channel refused a dead letter for good, even in its smallest form: it is kept only in Redis. */
     public void deadLetterNotSent(DeadLetterReason reason) {
         registry.counter(DEAD_LETTERS_NOT_SENT, "reason", reason.code()).increment();
+    }
+
+    @Override
+    public void storedUninterned(long payloads) {
+        registry.counter(UNINTERNED).increment(payloads);
     }
 
     /** An inbound message reused the id of a pending or in-flight message with a different payload (dead-lettered). */

@@ -28,10 +28,10 @@ public final class TargetPolicy {
     /** Null if allowed, else why not. */
     public String whyForbidden(Target target) {
         if (inbound.stream().anyMatch(p -> p.matcher(target.uri()).matches())) {
-            return "target " + target.uri() + " is an inbound channel of this bridge: it would loop";
+            return "target " + Target.abbreviated(target.uri()) + " is an inbound channel of this bridge: it would loop";
         }
         if (allowed.stream().noneMatch(p -> p.matcher(target.uri()).matches())) {
-            return "target " + target.uri() + " is not in the allow-list (bridge.targets.allowed)";
+            return "target " + Target.abbreviated(target.uri()) + " is not in the allow-list (bridge.targets.allowed)";
         }
         return null;
     }

@@ -26,10 +26,14 @@ final class CancelScript {
     private CancelScript() {
     }
 
-    /** ARGV: message id, cancel window in ms, dedupe window in ms, 1 to record the cancel of an unknown id (0 not to). */
-    static ScriptCall<CancelOutcome> call(Keys keys, String messageId, long cancelWindowMs, long dedupeWindowMs, boolean recordIfUnknown) {
-        return CONTRACT.call(keys, keys.slotOf(messageId), CancelScript::outcomeOf,
-                text(messageId), number(cancelWindowMs), number(dedupeWindowMs), flag(recordIfUnknown));
+    /**
+     * ARGV: message id, cancel window in ms, dedupe window in ms, 1 to record the cancel of an unknown id (0 not to), the names
+     * cap (names, bytes).
+     */
+    static ScriptCall<CancelOutcome> call(Keys keys, String messageId, long cancelWindowMs, long dedupeWindowMs, boolean recordIfUnknown,
+                                          NameLimits names) {
+        return CONTRACT.call(keys, keys.slotOf(messageId), CancelScript::outcomeOf, text(messageId), number(cancelWindowMs),
+                number(dedupeWindowMs), flag(recordIfUnknown), number(names.maxNamesPerSlot()), number(names.maxBytesPerSlot()));
     }
 
     static CancelOutcome outcomeOf(long code) {

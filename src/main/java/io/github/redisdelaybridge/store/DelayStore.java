@@ -34,18 +34,24 @@ public final class DelayStore {
     private final Keys keys;
     private final StoreLimits limits;
     private final ScriptTimings timings;
+    private final NamesCapListener namesCap;
     private final ClaimedNames claimedNames;
 
     public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits) {
-        this(redis, keys, limits, ScriptTimings.NONE);
+        this(redis, keys, limits, ScriptTimings.NONE, NamesCapListener.NONE);
     }
 
-    /** @param timings told how long each script call took */
-    public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits, ScriptTimings timings) {
+    /**
+     * @param timings  told how long each script call took
+     * @param namesCap told how many payloads were stored un-interned because a slot's names hash is full
+     */
+    public DelayStore(RedisScriptingAsyncCommands<byte[], byte[]> redis, Keys keys, StoreLimits limits, ScriptTimings timings,
+                      NamesCapListener namesCap) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
         this.timings = timings;
+        this.namesCap = namesCap;
         this.claimedNames = new ClaimedNames(keys, this::run);
     }
 
@@ -70,10 +76,13 @@ public final class DelayStore {
                 List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + MESSAGES_PER_CALL));
                 List<ScheduleRequest> chunkRequests = new ArrayList<>(chunk.size());
                 chunk.forEach(index -> chunkRequests.add(requests.get(index)));
-                calls.add(run(ScheduleScript.call(keys, slot, limits.maxDelayMs(), limits.dedupeWindowMs(), limits.cancelWindowMs(), chunkRequests))
-                        .thenAccept(stored -> {
-                            for (int i = 0; i < stored.length; i++) {
-                                results[chunk.get(i)] = stored[i];
+                calls.add(run(ScheduleScript.call(keys, slot, limits.maxDelayMs(), limits.dedupeWindowMs(), limits.cancelWindowMs(), limits.names(),
+                        chunkRequests)).thenAccept(stored -> {
+                            for (int i = 0; i < stored.results().length; i++) {
+                                results[chunk.get(i)] = stored.results()[i];
+                            }
+                            if (stored.uninterned() > 0) {
+                                namesCap.storedUninterned(stored.uninterned());
                             }
                         }));
             }
@@ -201,7 +210,7 @@ public final class DelayStore {
      * {@code recordIfUnknown} records the cancel so that the message is dropped if it arrives later.
      */
     public CompletableFuture<CancelOutcome> cancel(String messageId, boolean recordIfUnknown) {
-        return run(CancelScript.call(keys, messageId, limits.cancelWindowMs(), limits.dedupeWindowMs(), recordIfUnknown));
+        return run(CancelScript.call(keys, messageId, limits.cancelWindowMs(), limits.dedupeWindowMs(), recordIfUnknown, limits.names()));
     }
 
     /** Gives a pending message a new due time; its envelope and attempt count stay. */
@@ -240,7 +249,7 @@ public final class DelayStore {
      * stored record is still {@code recordRead}. The replayed id's delivered and cancel records are cleared.
      */
     public CompletableFuture<ReplayResult> replayDeadLetter(byte[] recordRead, ScheduleRequest request) {
-        return run(ReplayDeadLetterScript.call(keys, recordRead, request, limits.maxDelayMs()));
+        return run(ReplayDeadLetterScript.call(keys, recordRead, request, limits.maxDelayMs(), limits.names()));
     }
 
     /** Forgets a dead letter; true if there was one. */

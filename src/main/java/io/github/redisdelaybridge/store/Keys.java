@@ -67,8 +67,9 @@ public final class Keys {
      * topic of a default Kafka id, {@code lua/lib/memberIds}): field {@code n:<name>} = code, {@code c:<code>} =
      * name, {@code next} = the last code handed out, {@code tag} = a byte drawn when the hash was created (a
      * payload and a packed member carry it, so one interned into a hash that was deleted since is not misread),
-     * {@code stems} = how many codes were handed out for id stems (at most 1,000). Append-only: a code is never
-     * reassigned or deleted. Names are targets, origin stems and topics, so it stays small.
+     * {@code stems} = how many codes were handed out for id stems (at most 1,000), {@code bytes} = the names' summed length.
+     * Append-only: a code is never reassigned or deleted. Capped ({@link NameLimits}): past the cap a payload keeps its
+     * names in full and an id stays verbatim, so producers' variety cannot grow it without bound.
      */
     public String names(int slot) {
         return key(slot, "names");

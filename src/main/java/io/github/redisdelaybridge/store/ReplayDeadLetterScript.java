@@ -29,11 +29,12 @@ final class ReplayDeadLetterScript {
     private ReplayDeadLetterScript() {
     }
 
-    /** ARGV: message id, SHA1 of the record read, maximum delay in ms, due mode, due value, envelope. */
-    static ScriptCall<ReplayResult> call(Keys keys, byte[] recordRead, ScheduleRequest request, long maxDelayMs) {
+    /** ARGV: message id, SHA1 of the record read, maximum delay in ms, due mode, due value, envelope, the names cap (names, bytes). */
+    static ScriptCall<ReplayResult> call(Keys keys, byte[] recordRead, ScheduleRequest request, long maxDelayMs, NameLimits names) {
         return CONTRACT.call(keys, keys.slotOf(request.messageId()), ReplayDeadLetterScript::resultOf,
                 text(request.messageId()), text(LuaScript.sha1Hex(recordRead)), number(maxDelayMs), dueMode(request.dueTime()),
-                dueValue(request.dueTime()), EnvelopeCodec.encode(request.envelope()));
+                dueValue(request.dueTime()), EnvelopeCodec.encode(request.envelope()), number(names.maxNamesPerSlot()),
+                number(names.maxBytesPerSlot()));
     }
 
     static ReplayResult resultOf(long code) {

@@ -110,6 +110,11 @@ final class Reply<H extends Enum<H>, E extends Enum<E>> {
         return new String(bytes(entry, field), StandardCharsets.UTF_8);
     }
 
+    /** A field of the tail, by its enum constant's position. */
+    long tailNumber(Enum<?> field) {
+        return (Long) values.get(values.size() - shape.tailSize + field.ordinal());
+    }
+
     private Object head(H field) {
         return values.get(field.ordinal());
     }

@@ -20,10 +20,14 @@ import java.util.List;
  */
 final class ScheduleScript {
 
-    /** {@code Returns: { result1, result2, ..., now }}. */
+    /** {@code Returns: { result1, result2, ..., now, uninterned }}. */
     enum Entry { RESULT }
 
-    enum Tail { NOW }
+    enum Tail { NOW, UNINTERNED }
+
+    /** One call's results, one per request in the requests' order, and how many payloads it stored un-interned. */
+    record Stored(ScheduleResult[] results, long uninterned) {
+    }
 
     static final ScriptContract<Reply<Reply.None, Entry>> CONTRACT =
             ScriptContract.returning(Reply.entriesThen(Entry.class, Tail.class), "schedule", DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES);
@@ -31,14 +35,19 @@ final class ScheduleScript {
     private ScheduleScript() {
     }
 
-    /** ARGV: maximum delay, dedupe window, cancel window, then per request its id, due mode, due value and envelope. */
-    static ScriptCall<ScheduleResult[]> call(Keys keys, int slot, long maxDelayMs, long dedupeWindowMs, long cancelWindowMs,
-                                             List<ScheduleRequest> requests) {
-        byte[][] args = new byte[3 + 4 * requests.size()][];
+    /**
+     * ARGV: maximum delay, dedupe window, cancel window, the names cap (names, bytes), then per request its id, due mode, due
+     * value and envelope.
+     */
+    static ScriptCall<Stored> call(Keys keys, int slot, long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, NameLimits names,
+                                   List<ScheduleRequest> requests) {
+        byte[][] args = new byte[5 + 4 * requests.size()][];
         args[0] = number(maxDelayMs);
         args[1] = number(dedupeWindowMs);
         args[2] = number(cancelWindowMs);
-        int a = 3;
+        args[3] = number(names.maxNamesPerSlot());
+        args[4] = number(names.maxBytesPerSlot());
+        int a = 5;
         for (ScheduleRequest request : requests) {
             args[a++] = text(request.messageId());
             args[a++] = dueMode(request.dueTime());
@@ -49,12 +58,12 @@ final class ScheduleScript {
     }
 
     /** One result per request, in the requests' order. */
-    private static ScheduleResult[] resultsOf(Reply<Reply.None, Entry> reply, int requests) {
+    private static Stored resultsOf(Reply<Reply.None, Entry> reply, int requests) {
         ScheduleResult[] results = new ScheduleResult[requests];
         for (int i = 0; i < requests; i++) {
             results[i] = resultOf(reply.number(i, Entry.RESULT));
         }
-        return results;
+        return new Stored(results, reply.tailNumber(Tail.UNINTERNED));
     }
 
     /** A due time (>= 0), or the header's negative codes. */

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.store;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bridge's copy of one slot's names hash (code -> name), for {@link ClaimedNames}. The hash is append-only (a
@@ -11,10 +12,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SlotNames {
 
-    /** Codes kept at most per tag: the hash itself is bounded only by the number of distinct targets, so the copy starts again past it. */
+    /**
+     * Codes kept at most per tag, and their names' bytes: the hash is capped by settings ({@link NameLimits}) that may be set
+     * high, so the copy starts again past its own bound (a claim reads the names it needs from its own map, {@link ClaimedNames}).
+     */
     static final int MAX_NAMES = 100_000;
-    /** The names learnt from the hash while it had one tag. */
-    private record Tagged(int tag, Map<Long, byte[]> names) {
+    static final long MAX_BYTES = 4L << 20;
+    /** Heap one learnt name takes besides its bytes: the map's node, the boxed code and the array's header. */
+    private static final long ENTRY_OVERHEAD_BYTES = 80;
+
+    /** The names learnt from the hash while it had one tag, and the bytes accounted to them. */
+    private record Tagged(int tag, Map<Long, byte[]> names, AtomicLong bytes) {
     }
 
     /**
@@ -38,19 +46,28 @@ final class SlotNames {
 
     /** Names read from the hash while it had {@code tag}. */
     synchronized void learn(int tag, Map<Long, byte[]> learnt) {
-        Map<Long, byte[]> names = null;
+        Tagged current = null;
         for (Tagged tagged : tags) {
             if (tagged.tag() == tag) {
-                names = tagged.names();
+                current = tagged;
             }
         }
-        if (names == null) {
-            names = new ConcurrentHashMap<>();
-            tags = tags.length == 0 ? new Tagged[] {new Tagged(tag, names)} : new Tagged[] {new Tagged(tag, names), tags[0]};
+        if (current == null) {
+            current = new Tagged(tag, new ConcurrentHashMap<>(), new AtomicLong());
+            tags = tags.length == 0 ? new Tagged[] {current} : new Tagged[] {current, tags[0]};
         }
-        if (names.size() + learnt.size() > MAX_NAMES) {
-            names.clear();
+        long learntBytes = 0;
+        for (byte[] name : learnt.values()) {
+            learntBytes += ENTRY_OVERHEAD_BYTES + name.length;
         }
-        names.putAll(learnt);
+        if (current.names().size() + learnt.size() > MAX_NAMES || current.bytes().get() + learntBytes > MAX_BYTES) {
+            current.names().clear();
+            current.bytes().set(0);
+        }
+        if (learnt.size() > MAX_NAMES || learntBytes > MAX_BYTES) {
+            return; // more than the copy may hold: the claim that fetched them reads them from its own map
+        }
+        current.names().putAll(learnt);
+        current.bytes().addAndGet(learntBytes);
     }
 }

@@ -9,9 +9,16 @@ package io.github.redisdelaybridge.store;
  * @param deadLetterMaxCount  dead-letter records kept, over all slots; the oldest go first
  * @param deadLetterMaxAgeMs  dead-letter records older than this are dropped
  * @param deadLetterMaxBytes  bytes of dead-letter records kept, over all slots; the oldest go first
+ * @param names               the cap on each slot's names hash
  */
 public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs,
-                          long deadLetterMaxBytes) {
+                          long deadLetterMaxBytes, NameLimits names) {
+
+    /** The names hash capped at its defaults ({@link NameLimits#DEFAULT}). */
+    public StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs,
+                       long deadLetterMaxBytes) {
+        this(maxDelayMs, dedupeWindowMs, cancelWindowMs, deadLetterMaxCount, deadLetterMaxAgeMs, deadLetterMaxBytes, NameLimits.DEFAULT);
+    }
 
     /** Dead letters bounded by count and age only (the byte bound at its largest). */
     public StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import io.github.redisdelaybridge.store.NameLimits;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -102,6 +103,8 @@ class BridgeSettingsTest {
         config.put("bridge.metrics.cache-ms", "100");
         config.put("bridge.health.dispatch-stall-ms", "45000");
         config.put("bridge.kafka.session-timeout-ms", "20000");
+        config.put("bridge.redis.names.max-per-slot", "500");
+        config.put("bridge.redis.names.max-bytes-per-slot", "65536");
 
         BridgeSettings read = settings();
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
@@ -110,7 +113,7 @@ class BridgeSettingsTest {
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70, 20), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
                 LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000),
-                new KafkaMembership(true, 20_000)));
+                new KafkaMembership(true, 20_000), new NameLimits(500, 65_536)));
     }
 
     @Test

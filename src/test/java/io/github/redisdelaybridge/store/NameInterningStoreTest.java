@@ -101,7 +101,7 @@ class NameInterningStoreTest {
 
         schedule(envelopes.toArray(Envelope[]::new));
 
-        assertThat(names().keySet()).containsExactlyInAnyOrder("tag", "next", "n:kafka:out", "c:1", "n:kafka:in/3@", "c:2");
+        assertThat(names().keySet()).containsExactlyInAnyOrder("tag", "next", "bytes", "n:kafka:out", "c:1", "n:kafka:in/3@", "c:2");
         assertThat(claimAll()).containsExactlyInAnyOrderElementsOf(envelopes);
     }
 

@@ -36,7 +36,7 @@ class ScriptContractsTest {
 
     /** A call of every script, with two entries where ARGV repeats (per message, per record). */
     private static final Map<String, ScriptCall<?>> SAMPLE_CALLS = new TreeMap<>(Map.ofEntries(
-            Map.entry("schedule", ScheduleScript.call(KEYS, 1, 10, 20, 30, List.of(REQUEST, REQUEST))),
+            Map.entry("schedule", ScheduleScript.call(KEYS, 1, 10, 20, 30, NameLimits.DEFAULT, List.of(REQUEST, REQUEST))),
             Map.entry("claim", ClaimScript.call(KEYS, 1, 100, 60_000, new ClaimTag("claimer", 7), 25)),
             Map.entry("resolveNames", ResolveNamesScript.call(KEYS, 1, List.of(3L, 4L))),
             Map.entry("releaseClaim", ReleaseClaimScript.call(KEYS, 1, new ClaimTag("claimer", 7))),
@@ -46,13 +46,13 @@ class ScriptContractsTest {
             Map.entry("reapExpiredLeases", ReapExpiredLeasesScript.call(KEYS, 1, 100)),
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
-            Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true)),
+            Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
-            Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10)),
+            Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10, NameLimits.DEFAULT)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
             Map.entry("stats", StatsScript.call(KEYS, 1, 10, 20)),
             Map.entry("gauges", GaugesScript.call(KEYS, 1, 10))));
