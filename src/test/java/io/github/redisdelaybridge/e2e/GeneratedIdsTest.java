@@ -47,9 +47,11 @@ class GeneratedIdsTest {
                 List<Received> first = kafka.consume(target, 1, Duration.ofSeconds(30));
                 assertThat(first).extracting(r -> new String(r.record().value())).containsExactly("hello");
 
+                String firstTopicId = topicIdOf(admin, inbound);
                 admin.deleteTopics(Set.of(inbound)).all().get();
                 awaitCondition(() -> !kafka.topicExists(inbound), Duration.ofSeconds(30), "the topic is deleted");
-                kafka.createTopics(1, inbound);
+                createAgain(kafka, inbound);
+                assertThat(topicIdOf(admin, inbound)).as("a new incarnation").isNotEqualTo(firstTopicId);
                 kafka.sendAndWait(inbound, null, bytes("hello"), NOW);
                 kafka.sendAndWait(inbound, null, bytes("hello again"), NOW);
 
@@ -117,7 +119,34 @@ class GeneratedIdsTest {
                 assertThat(dead).hasSize(1);
                 assertThat(dead.get(0).header("x-dead-letter-reason")).isEqualTo("invalid-message-id");
                 assertThat(dead.get(0).header("x-dead-letter-detail")).contains("generated");
-                assertThat(dead.get(0).messageId()).as("filed under its own id, not the victim's").isNotEqualTo(victimId);
+                String controlId = probeId.substring(0, probeId.length() - 1) + "1";
+                assertThat(bridge.httpGet("/api/dead-letters/" + controlId)).as("kept under its own id").startsWith("200 ");
+                assertThat(bridge.httpGet("/api/dead-letters/" + victimId)).as("not under the victim's").startsWith("404 ");
+            }
+        }
+    }
+
+    /** Creates the topic again, unless the bridge's consumer already did (the broker creates topics a client asks for). */
+    private static void createAgain(KafkaTestClient kafka, String topic) {
+        try {
+            kafka.createTopics(1, topic);
+        } catch (IllegalStateException e) {
+            assertThat(e).hasRootCauseInstanceOf(org.apache.kafka.common.errors.TopicExistsException.class);
+        }
+    }
+
+    /** The topic's id, once the broker's metadata has the topic (just after its creation it may not yet). */
+    private static String topicIdOf(Admin admin, String topic) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).topicId().toString();
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
             }
         }
     }
