@@ -38,6 +38,8 @@ public final class KafkaTopicIds implements AutoCloseable {
     private static final long MAX_BACKOFF_MS = 2_000;
     /** While retrying, one warning every this many attempts (about 40 s at the longest backoff). */
     private static final int LOG_EVERY_ATTEMPTS = 20;
+    /** Attempts while Kafka does not know a topic (about 1.5 s): a broker may learn of a new topic after its records are read. */
+    private static final int UNKNOWN_TOPIC_ATTEMPTS = 5;
 
     private final Admin admin;
     private final Map<String, String> idByTopic = new ConcurrentHashMap<>();
@@ -71,8 +73,8 @@ public final class KafkaTopicIds implements AutoCloseable {
 
     /**
      * Reads the ids of {@code topics} from Kafka, retrying with backoff until it answers. Throws when the bridge stops,
-     * or when a topic no longer exists (its records cannot be committed; the consumer gives up its partitions), so the
-     * batch is not acknowledged and Kafka hands it out again.
+     * or when a topic still does not exist after a few attempts (deleted: its records cannot be committed, and the
+     * consumer gives up its partitions), so the batch is not acknowledged and Kafka hands it out again.
      */
     Map<String, String> read(Set<String> topics, BooleanSupplier stopping) throws InterruptedException {
         long backoffMs = FIRST_BACKOFF_MS;
@@ -85,7 +87,8 @@ public final class KafkaTopicIds implements AutoCloseable {
                 idByTopic.putAll(ids);
                 return ids;
             } catch (ExecutionException | TimeoutException | IllegalStateException e) {
-                if (e.getCause() instanceof UnknownTopicOrPartitionException || stopping.getAsBoolean()) {
+                boolean unknownTopic = e.getCause() instanceof UnknownTopicOrPartitionException;
+                if ((unknownTopic && attempt >= UNKNOWN_TOPIC_ATTEMPTS) || stopping.getAsBoolean()) {
                     throw new IllegalStateException("batch not acknowledged: could not read the topic ids of " + topics + " ("
                             + Failures.rootMessage(e) + ")", e);
                 }

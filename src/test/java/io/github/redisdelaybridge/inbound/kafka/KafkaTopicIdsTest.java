@@ -109,8 +109,20 @@ class KafkaTopicIdsTest {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 1_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 1_000));
     }
 
+    /** The topic's id, once the broker's metadata has the topic (just after its creation it may not yet). */
     private static String topicIdOf(String topic) throws Exception {
-        return admin.describeTopics(TopicCollection.ofTopicNames(List.of(topic))).allTopicNames().get().get(topic).topicId().toString();
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (true) {
+            try {
+                return admin.describeTopics(TopicCollection.ofTopicNames(List.of(topic))).allTopicNames().get().get(topic).topicId().toString();
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     private List<String> defaultIds(KafkaRecordsReader reader, int partition, long... offsets) throws InterruptedException {
