@@ -2,10 +2,10 @@
   memberIds (a fragment, included by the scripts that take or return message ids): converts between a
   message id, what users and the bridge see, and its member, what the slot's keys hold (members of the due,
   in-flight, delivered and cancelled sets; fields of the payloads and attempts hashes). The
-  bridge's default Kafka ids, <topic>-<partition>-<offset> (delay.inbound-0-1234567: 23 bytes, in a 32-byte
-  allocation each of the two times Redis keeps it), become a packed member of 7 bytes (a 16-byte
-  allocation: up to 14 bytes fit), the topic interned in the slot's names hash like targets and origin
-  stems (lib/nameCodes). Dead letters stay keyed by the id.
+  bridge's default Kafka ids, <topic>@<topic id>-<partition>-<offset> (delay.inbound@<22 characters>-0-1234567:
+  46 bytes, in a 56-byte allocation each of the two times Redis keeps it), become a packed member of 7 bytes
+  (a 16-byte allocation: up to 14 bytes fit), the stem (topic and topic id) interned in the slot's names hash
+  like targets and origin stems (lib/nameCodes). Dead letters stay keyed by the id.
 
   A packed member, byte by byte (a varint is unsigned LEB128, lib/varint):
     byte 0   0xFF   marks a packed member: UTF-8 text (every id, a Java String) never holds this byte, so

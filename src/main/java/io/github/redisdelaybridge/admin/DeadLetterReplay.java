@@ -92,7 +92,10 @@ final class DeadLetterReplay {
         };
     }
 
-    /** The dead letter as if it arrived again with the bridge headers of the replay. */
+    /**
+     * The dead letter as if it arrived again with the bridge headers of the replay. Its id goes as the default id, not as
+     * an x-message-id: the admin API may name a generated id, which a producer's x-message-id may not.
+     */
     private static InboundMessage asInboundMessage(String id, DeadLetter deadLetter, String target, DueTime dueTime) {
         List<MessageHeader> headers = new ArrayList<>();
         for (MessageHeader header : deadLetter.headers()) {
@@ -101,7 +104,6 @@ final class DeadLetterReplay {
             }
         }
         headers.add(MessageHeader.text(HeaderNames.TARGET, target));
-        headers.add(MessageHeader.text(HeaderNames.MESSAGE_ID, id));
         if (dueTime instanceof DueTime.AfterDelay delay) {
             headers.add(MessageHeader.text(HeaderNames.DELAY, Long.toString(delay.delayMs())));
         } else {

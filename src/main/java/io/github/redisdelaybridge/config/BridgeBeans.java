@@ -32,6 +32,7 @@ import io.github.redisdelaybridge.inbound.UpstreamAcknowledger;
 import io.github.redisdelaybridge.inbound.kafka.GroupInstanceIds;
 import io.github.redisdelaybridge.inbound.kafka.KafkaConsumerAssignments;
 import io.github.redisdelaybridge.inbound.kafka.KafkaRecordsReader;
+import io.github.redisdelaybridge.inbound.kafka.KafkaTopicIds;
 import io.github.redisdelaybridge.inbound.kafka.ObservedKafkaClientFactory;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
@@ -211,7 +212,9 @@ public final class BridgeBeans implements CamelConfiguration {
                 stopping, metrics);
 
         Registry registry = context.getRegistry();
-        registry.bind("kafkaRecordsReader", new KafkaRecordsReader());
+        KafkaTopicIds kafkaTopicIds = new KafkaTopicIds(settings.kafkaClients().forConsumerAdmin(settings.kafkaBootstrapServers(),
+                kafkaClientId + "-topic-ids"));
+        registry.bind("kafkaRecordsReader", new KafkaRecordsReader(kafkaTopicIds, stopping));
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
@@ -241,7 +244,7 @@ public final class BridgeBeans implements CamelConfiguration {
                 Math.min(2_000, settings.redisTimeoutMs())).register(meterRegistry);
         DispatchStall dispatchStall = new DispatchStall(dispatcher, clusterGauges, observe.dispatchStallMs());
         HealthGauges.register(metrics, context, dispatchStall);
-        KafkaConsumerAssignments kafkaAssignments = new KafkaConsumerAssignments();
+        KafkaConsumerAssignments kafkaAssignments = new KafkaConsumerAssignments(kafkaTopicIds);
         GroupInstanceIds groupInstanceIds = membership.staticMembers() ? new GroupInstanceIds(settings.instanceId()) : null;
         kafkaComponent.setKafkaClientFactory(new ObservedKafkaClientFactory(meterRegistry, kafkaAssignments, groupInstanceIds, stopping));
         HealthCheckRegistry health = HealthCheckRegistry.get(context);
@@ -273,6 +276,7 @@ public final class BridgeBeans implements CamelConfiguration {
             protected void doStop() throws Exception {
                 dispatcher.close();
                 kafkaProducerMeters.close();
+                kafkaTopicIds.close();
                 deadLetterProducerMeters.close();
                 jvmMeters.close();
                 kafka.close();

@@ -161,6 +161,22 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
         return merged;
     }
 
+    /**
+     * For the admin client that reads the inbound topics' ids: it talks to the same brokers as the consumers, with their
+     * connection properties (those an admin client knows).
+     */
+    public Map<String, Object> forConsumerAdmin(String bootstrapServers, String clientId) {
+        Map<String, Object> merged = merged(AdminClientConfig.configNames(), Map.of());
+        consumer.forEach((name, value) -> {
+            if (AdminClientConfig.configNames().contains(name)) {
+                merged.put(name, value);
+            }
+        });
+        merged.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        merged.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        return merged;
+    }
+
     private Map<String, Object> merged(Set<String> known, Map<String, String> family) {
         Map<String, Object> merged = new LinkedHashMap<>();
         client.forEach((name, value) -> {

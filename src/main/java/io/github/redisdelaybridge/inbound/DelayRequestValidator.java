@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
+import io.github.redisdelaybridge.message.AmqpProperties;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
@@ -129,6 +130,8 @@ public final class DelayRequestValidator {
     private String messageId(InboundMessage message) throws Rejection {
         Optional<MessageHeader> header = message.lastHeader(HeaderNames.MESSAGE_ID);
         if (header.isEmpty()) {
+            // an AMQP message-id is the producer's choice too
+            refuseGeneratedForm(message.properties().get(AmqpProperties.MESSAGE_ID), AmqpProperties.MESSAGE_ID);
             return message.defaultMessageId();
         }
         String id = text(message, HeaderNames.MESSAGE_ID, DeadLetterReason.INVALID_MESSAGE_ID).orElse("").strip();
@@ -136,7 +139,16 @@ public final class DelayRequestValidator {
             throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID,
                     "x-message-id must be 1 to " + MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text");
         }
+        refuseGeneratedForm(id, HeaderNames.MESSAGE_ID);
         return id;
+    }
+
+    /** A producer's id never names a generated one (another producer's message): {@link GeneratedIds}. */
+    private static void refuseGeneratedForm(String id, String from) throws Rejection {
+        if (id != null && GeneratedIds.isGenerated(id.strip())) {
+            throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID, from + " '" + id.strip() + "' has the form of the ids the bridge"
+                    + " generated for messages without one (" + GeneratedIds.FORMS + "); choose an id of another form");
+        }
     }
 
     /**

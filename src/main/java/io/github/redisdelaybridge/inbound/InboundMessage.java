@@ -38,8 +38,8 @@ public record InboundMessage(
 
     /**
      * The id to file this message under even when it is rejected: the producer's x-message-id if it is
-     * usable text, else the default id. A control message is always filed under its default id: its
-     * x-message-id names the message it controls, whose records it must not replace.
+     * usable text not in a generated form ({@link GeneratedIds}), else the default id. A control message is always
+     * filed under its default id: its x-message-id names the message it controls, whose records it must not replace.
      */
     public String idForRecords() {
         if (lastHeader(HeaderNames.CONTROL).isPresent()) {
@@ -50,6 +50,7 @@ public record InboundMessage(
                 .filter(v -> v != null && v.length > 0 && v.length <= 512)
                 .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8).strip())
                 .filter(id -> !id.isEmpty() && !id.contains("\uFFFD"))
+                .filter(id -> !GeneratedIds.isGenerated(id)) // refused: it would file the dead letter under another's id
                 .orElse(defaultMessageId);
     }
 

@@ -99,8 +99,8 @@ public final class MessageScheduler {
             if (tally.duplicatesOfDelivered > 0) {
                 // a redelivery (a batch consumed again) or an id reused within the dedupe window: the payload of a delivered
                 // message is not kept, so the two cannot be told apart; said once per batch, counted as duplicates
-                LOG.info("{} of {} messages not stored: their ids were delivered within the dedupe window ({} ms)",
-                        tally.duplicatesOfDelivered, batch.messages().size(), store.limits().dedupeWindowMs());
+                LOG.info("{} of {} messages not stored: their ids were delivered within the dedupe window ({} ms), e.g. {}",
+                        tally.duplicatesOfDelivered, batch.messages().size(), store.limits().dedupeWindowMs(), tally.deliveredIds);
             }
             if (retry.untilDone("have Redis confirm the batch's writes (" + barrier.describePlan() + ")", fence::confirm)) {
                 metrics.scheduled(tally.scheduled);
@@ -161,6 +161,7 @@ public final class MessageScheduler {
         int scheduled;
         int duplicates;
         int duplicatesOfDelivered;
+        final List<String> deliveredIds = new ArrayList<>(); // the first few, for the log
         int cancelled;
         long earliestDue = Long.MAX_VALUE;
 
@@ -196,7 +197,11 @@ public final class MessageScheduler {
                     tally.duplicates++;
                     LOG.debug("not storing {} again: a message with this id and payload is pending or in flight", requests.get(i).messageId());
                 }
-                case DUPLICATE_DELIVERED -> tally.duplicatesOfDelivered++;
+                case DUPLICATE_DELIVERED -> {
+                    if (tally.duplicatesOfDelivered++ < 3) {
+                        tally.deliveredIds.add(requests.get(i).messageId());
+                    }
+                }
                 case DUPLICATE_ID -> {
                     metrics.duplicateIdConflict();
                     tally.rejected.add(duplicateId(message, requests.get(i)));

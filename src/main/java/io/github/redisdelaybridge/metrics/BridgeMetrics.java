@@ -47,6 +47,8 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
     static final String DUPLICATE_IDS = "bridge.messages.duplicate.id";
     static final String UNINTERNED = "bridge.payloads.uninterned";
+    /** Every inbound message not stored because its id is taken, by reason, in one family. */
+    static final String NOT_STORED = "bridge.messages.not.stored";
     /** What a dead letter too large for its channel goes without (the values of {@link #deadLetterTrimmed}'s label). */
     static final java.util.List<String> TRIMMED_PARTS = java.util.List.of("body", "body,key,headers");
 
@@ -119,6 +121,10 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
         registry.counter(DUPLICATE_IDS);
         Counter.builder(UNINTERNED).description("payloads stored with their target and origin in full: the slot's names hash was full")
                 .register(registry);
+        for (String reason : List.of("pending-duplicate", "delivered-within-dedupe-window", "cancelled-within-cancel-window")) {
+            Counter.builder(NOT_STORED).tag("reason", reason).description("inbound messages not stored: a copy of a pending or in-flight"
+                    + " message, or their id delivered within the dedupe window, or cancelled within the cancel window").register(registry);
+        }
         for (DeadLetterReason reason : DeadLetterReason.values()) {
             for (String dropped : TRIMMED_PARTS) {
                 registry.counter(DEAD_LETTERS_TRIMMED, "reason", reason.code(), "dropped", dropped);
@@ -164,11 +170,13 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     /** Not stored again: the id is pending or in flight. */
     public void duplicates(int count) {
         duplicatesPending.increment(count);
+        registry.counter(NOT_STORED, "reason", "pending-duplicate").increment(count);
     }
 
     /** Not stored: the id was delivered within the dedupe window. */
     public void duplicatesOfDelivered(int count) {
         duplicatesDelivered.increment(count);
+        registry.counter(NOT_STORED, "reason", "delivered-within-dedupe-window").increment(count);
     }
 
     /** @param kind one of {@link #BROKER_KINDS} */
@@ -269,6 +277,7 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     /** A message arrived whose id had been cancelled (the cancel overtook it): dropped. */
     public void cancelledArrival() {
         registry.counter(CANCELLED_ARRIVALS).increment();
+        registry.counter(NOT_STORED, "reason", "cancelled-within-cancel-window").increment();
     }
 
     /** {@code {"cancels": {"message": {"in-flight": 1, ...}, "http": {...}}, "reschedules": {...}, "cancelledArrivals": n}} */

@@ -12,8 +12,8 @@ import java.util.zip.CRC32;
  * A message always lives in the slot chosen by {@link #slotOf(String)} from its id.
  *
  * <p>The due, in-flight, delivered and cancelled sets and the payloads, attempts and failing-since hashes hold a message
- * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>-<partition>-<offset>},
- * packed into a few bytes with the topic interned in {@link #names(int)}, any other id verbatim. The scripts
+ * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>@<topic id>-<partition>-<offset>},
+ * packed into a few bytes with its stem (topic and topic id) interned in {@link #names(int)}, any other id verbatim. The scripts
  * convert; the bridge and the admin API see ids. Dead letters are keyed by id. Older formats: docs/storage-formats.md.
  */
 public final class Keys {
@@ -64,7 +64,7 @@ public final class Keys {
     /**
      * HASH: the slot's interned names, so that a stored payload carries two small codes instead of its target
      * and origin stem ({@link EnvelopeCodec}, stored form), and a packed member one instead of its id's stem (the
-     * topic of a default Kafka id, {@code lua/lib/memberIds}): field {@code n:<name>} = code, {@code c:<code>} =
+     * topic and topic id of a default Kafka id, {@code lua/lib/memberIds}): field {@code n:<name>} = code, {@code c:<code>} =
      * name, {@code next} = the last code handed out, {@code tag} = a byte drawn when the hash was created (a
      * payload and a packed member carry it, so one interned into a hash that was deleted since is not misread),
      * {@code stems} = how many codes were handed out for id stems (at most 1,000), {@code bytes} = the names' summed length.

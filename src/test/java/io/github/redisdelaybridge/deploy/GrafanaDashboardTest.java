@@ -40,7 +40,9 @@ class GrafanaDashboardTest {
     private static final Map<String, String> COUNTERS_SHOWN_BY_ANOTHER = Map.of(
             "bridge_publish_deferred_total", "bridge_retries_total{reason=\"not-sent\"}",
             "bridge_leases_reaped_total", "bridge_retries_total{reason=\"lease-expired\"}",
-            "bridge_messages_duplicate_id_total", "bridge_messages_dead_lettered_total{reason=\"duplicate-id\"}");
+            "bridge_messages_duplicate_id_total", "bridge_messages_dead_lettered_total{reason=\"duplicate-id\"}",
+            "bridge_messages_duplicate_total", "bridge_messages_not_stored_total{reason=~\"pending-duplicate|delivered-within-dedupe-window\"}",
+            "bridge_cancelled_arrivals_total", "bridge_messages_not_stored_total{reason=\"cancelled-within-cancel-window\"}");
 
     /** One scrape serves both directions: starting a bridge takes most of this test's time. */
     private static PrometheusScrape cachedScrape;

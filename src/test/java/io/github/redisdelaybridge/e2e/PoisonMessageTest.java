@@ -168,7 +168,7 @@ class PoisonMessageTest {
     @Order(4)
     void aStoredMessageWhosePackedIdCannotBeResolvedIsDeadLetteredAsCorruptUnderAStandInId() {
         String target = "kafka:" + TARGET;
-        // no x-message-id: the default Kafka id, poison.inbound-0-<offset>, which Redis holds packed (lua/lib/memberIds)
+        // no x-message-id: the default Kafka id, poison.inbound@<topic id>-0-<offset>, which Redis holds packed (lua/lib/memberIds)
         kafka.send(INBOUND, null, bytes("id-lost"), headers("x-delay", "5000", "x-target", target));
         kafka.flush();
         Keys keys = new Keys("test-" + NAME, 1);

@@ -11,13 +11,24 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Whether each inbound Kafka consumer of this instance has joined its group: it received an assignment (an empty one
  * counts: a group may have more consumers than partitions) and has not lost it since. Told by the rebalance listener
- * each consumer's subscription goes through ({@link ObservedKafkaClientFactory}); readiness reads it.
+ * each consumer's subscription goes through ({@link ObservedKafkaClientFactory}); readiness reads it. It tells
+ * {@link KafkaTopicIds} of each assignment, so that the ids of the assigned topics are read again.
  */
 public final class KafkaConsumerAssignments {
 
     /** What one consumer holds: -1 until its first assignment and after it lost its partitions, else the partition count. */
     private final Map<Long, AtomicLong> partitionsByConsumer = new ConcurrentHashMap<>();
     private final AtomicLong nextConsumer = new AtomicLong();
+    private final KafkaTopicIds topicIds;
+
+    /** @param topicIds told of every assignment (null: none to tell) */
+    public KafkaConsumerAssignments(KafkaTopicIds topicIds) {
+        this.topicIds = topicIds;
+    }
+
+    public KafkaConsumerAssignments() {
+        this(null);
+    }
 
     /** A consumer was created: it counts as not assigned until its first assignment. Returns its number. */
     long created() {
@@ -44,6 +55,9 @@ public final class KafkaConsumerAssignments {
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                 update(consumer, partitions.size(), true);
+                if (topicIds != null) {
+                    topicIds.assigned(partitions); // before the consumer fetches from them
+                }
                 if (listener != null) {
                     listener.onPartitionsAssigned(partitions);
                 }

@@ -1,12 +1,17 @@
 package io.github.redisdelaybridge.inbound.kafka;
 
+import io.github.redisdelaybridge.inbound.GeneratedIds;
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
 import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
@@ -18,11 +23,22 @@ import org.apache.kafka.common.header.Headers;
  * Reads one camel-kafka poll batch (a list of exchanges, one per record) into broker-neutral inbound
  * messages. Headers are taken from the raw Kafka record, so their order, repeated names and null values
  * survive; the acknowledgement ({@link BatchOffsetCommit}) commits, per partition, the offset after the last record of the batch.
+ * A record's default id carries its topic's id ({@link GeneratedIds#kafka}, {@link KafkaTopicIds}).
  */
 public final class KafkaRecordsReader {
 
+    private final KafkaTopicIds topicIds;
+    private final BooleanSupplier stopping;
+
+    /** @param stopping whether the bridge is stopping: a topic id not read by then leaves the batch unacknowledged */
+    public KafkaRecordsReader(KafkaTopicIds topicIds, BooleanSupplier stopping) {
+        this.topicIds = topicIds;
+        this.stopping = stopping;
+    }
+
     /** Camel bean method. */
-    public InboundBatch read(List<Exchange> records) {
+    public InboundBatch read(List<Exchange> records) throws InterruptedException {
+        Map<String, String> idByTopic = topicIdsOf(records);
         List<InboundMessage> messages = new ArrayList<>(records.size());
         Map<String, BatchOffsetCommit.PartitionCommit> lastCommitByPartition = new LinkedHashMap<>();
         for (Exchange record : records) {
@@ -33,7 +49,7 @@ public final class KafkaRecordsReader {
             messages.add(new InboundMessage(
                     "kafka:" + topic + "/" + partition + "@" + offset,
                     topic,
-                    topic + "-" + partition + "-" + offset,
+                    GeneratedIds.kafka(topic, idByTopic.get(topic), partition, offset),
                     in.getHeader(KafkaConstants.KEY, byte[].class),
                     headersOf(in.getHeader(KafkaConstants.HEADERS, Headers.class)),
                     Map.of(),
@@ -44,6 +60,26 @@ public final class KafkaRecordsReader {
             }
         }
         return new InboundBatch(messages, new BatchOffsetCommit(List.copyOf(lastCommitByPartition.values())));
+    }
+
+    /** The id of each topic of the batch: kept ones, and the others read from Kafka (for every record of their topic). */
+    private Map<String, String> topicIdsOf(List<Exchange> records) throws InterruptedException {
+        Map<String, String> ids = new HashMap<>();
+        Set<String> toRead = new TreeSet<>();
+        for (Exchange record : records) {
+            Message in = record.getMessage();
+            String topic = in.getHeader(KafkaConstants.TOPIC, String.class);
+            String kept = topicIds.kept(topic, in.getHeader(KafkaConstants.PARTITION, Integer.class), in.getHeader(KafkaConstants.OFFSET, Long.class));
+            if (kept == null) {
+                toRead.add(topic);
+            } else {
+                ids.putIfAbsent(topic, kept);
+            }
+        }
+        if (!toRead.isEmpty()) {
+            ids.putAll(topicIds.read(toRead, stopping));
+        }
+        return ids;
     }
 
     private static List<MessageHeader> headersOf(Headers kafkaHeaders) {

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound.rabbitmq;
 
+import io.github.redisdelaybridge.inbound.GeneratedIds;
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
 import io.github.redisdelaybridge.message.AmqpProperties;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.camel.Exchange;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
@@ -45,7 +45,8 @@ public final class RabbitMqBatchReader {
         return new InboundMessage(
                 "rabbitmq:" + queue,
                 queue,
-                messageId != null && !messageId.isBlank() ? messageId : "rabbitmq-" + UUID.randomUUID(),
+                // one in a generated form is refused by validation; filed meanwhile under an id of its own
+                messageId != null && !messageId.isBlank() && !GeneratedIds.isGenerated(messageId.strip()) ? messageId : GeneratedIds.rabbitMq(),
                 null,
                 headers,
                 propertiesOf(properties),

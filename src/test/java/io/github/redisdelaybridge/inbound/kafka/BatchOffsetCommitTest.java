@@ -52,6 +52,7 @@ class BatchOffsetCommitTest {
     private static CamelContext camel;
     private static KafkaTestClient kafka;
     private static Admin admin;
+    private static KafkaTopicIds topicIds;
 
     private final String topic = "batch-offset-commit-" + UUID.randomUUID();
     private final String group = topic + "-bridge";
@@ -61,11 +62,13 @@ class BatchOffsetCommitTest {
         camel = new DefaultCamelContext();
         kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers()));
+        topicIds = new KafkaTopicIds(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers()));
     }
 
     @AfterAll
     static void stop() throws Exception {
         admin.close();
+        topicIds.close();
         kafka.close();
         camel.close();
     }
@@ -102,7 +105,7 @@ class BatchOffsetCommitTest {
     }
 
     @Test
-    void anyOtherFailureOfACommitIsThrownOn() {
+    void anyOtherFailureOfACommitIsThrownOn() throws Exception {
         publishRecords();
         KafkaConsumer<byte[], byte[]> consumer = groupConsumer();
         UpstreamAcknowledgement acknowledgement = readBatch(consumer);
@@ -120,7 +123,7 @@ class BatchOffsetCommitTest {
     }
 
     /** Polls all the records as one batch and reads it as the inbound route does. */
-    private UpstreamAcknowledgement readBatch(KafkaConsumer<byte[], byte[]> consumer) {
+    private UpstreamAcknowledgement readBatch(KafkaConsumer<byte[], byte[]> consumer) throws InterruptedException {
         List<Exchange> exchanges = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : pollRecords(consumer)) {
             exchanges.add(exchangeOf(record, () -> consumer.commitSync(
@@ -128,7 +131,7 @@ class BatchOffsetCommitTest {
                     Duration.ofSeconds(10))));
         }
         assertThat(exchanges).as("records polled").hasSize(RECORDS);
-        return new KafkaRecordsReader().read(exchanges).acknowledgement();
+        return new KafkaRecordsReader(topicIds, () -> false).read(exchanges).acknowledgement();
     }
 
     /** An exchange as camel-kafka's batching consumer makes one per record. */
