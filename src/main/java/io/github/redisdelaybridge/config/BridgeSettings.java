@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.DurabilitySettings;
@@ -48,7 +49,8 @@ public record BridgeSettings(
         RedisSecurity redisSecurity,
         KafkaClientProperties kafkaClients,
         ObserveSettings observe,
-        KafkaMembership kafkaMembership) {
+        KafkaMembership kafkaMembership,
+        List<String> adminAllowedHosts) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -114,7 +116,8 @@ public record BridgeSettings(
                 // static membership needs an id that survives a restart: a generated one does not
                 new KafkaMembership(!configuredInstanceId.isEmpty(),
                         r.optional(KafkaMembership.SESSION_TIMEOUT_KEY).isEmpty() ? KafkaMembership.DEFAULT_SESSION_TIMEOUT_MS
-                                : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)));
+                                : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)),
+                AdminAuthorizer.allowedHosts(r.list("bridge.admin.allowed-hosts")));
     }
 
     private static RedisSecurity redisSecurity(Reader r) {
