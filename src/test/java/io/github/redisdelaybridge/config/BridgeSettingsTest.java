@@ -250,6 +250,16 @@ class BridgeSettingsTest {
     }
 
     @Test
+    void allowedHostsAreAListOfHostNames() {
+        assertThat(settings().adminAllowedHosts()).as("as shipped: loopback names only").isEmpty();
+        config.put("bridge.admin.allowed-hosts", " redis-delay-bridge, *.redis-delay-bridge ,bridge.example:8080");
+        assertThat(settings().adminAllowedHosts()).containsExactly("redis-delay-bridge", "*.redis-delay-bridge", "bridge.example:8080");
+        config.put("bridge.admin.allowed-hosts", "https://bridge.example");
+        assertThatThrownBy(this::settings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bridge.admin.allowed-hosts").hasMessageContaining("'https://bridge.example'");
+    }
+
+    @Test
     void theSessionTimeoutHasADefaultAndAFloor() {
         config.remove("bridge.kafka.session-timeout-ms");
         assertThat(settings().kafkaMembership().sessionTimeoutMs()).as("a configuration file from before the setting").isEqualTo(15_000);
