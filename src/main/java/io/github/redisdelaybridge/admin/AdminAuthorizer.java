@@ -24,7 +24,8 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  * </ul>
  * Before the token, every request must come from no other web page's origin and name this bridge in its Host header
  * ({@link RequestOriginCheck}, 403); after it, a write with a body must be JSON ({@link WriteContentTypeCheck}, 415):
- * a page from elsewhere can make a browser send neither. The console's pages get the Host check alone.
+ * a page from elsewhere can make a browser send neither. The console's pages and the OpenAPI description get the
+ * Host check alone.
  * Every write let through, and every request refused, is logged with its caller ({@link AdminAuditLog}).
  * The health and metrics endpoints are not affected.
  */
@@ -73,9 +74,9 @@ public final class AdminAuthorizer {
     }
 
     /**
-     * Camel bean method for the console's pages: throws 403 unless the Host header names this bridge. The pages hold no
-     * data and change nothing, so they need no token, and another site may link to them (a navigation carries
-     * Sec-Fetch-Site: cross-site); a DNS-rebinding page must not load them as its own, though.
+     * Camel bean method for the console's pages and the API's OpenAPI description: throws 403 unless the Host header
+     * names this bridge. They hold no data and change nothing, so they need no token, and another site may link to
+     * them (a navigation carries Sec-Fetch-Site: cross-site); a DNS-rebinding page must not load them as its own, though.
      */
     public void authorizePage(Exchange exchange) {
         Message message = exchange.getMessage();

@@ -83,6 +83,7 @@ class AdminApiForeignPageTest {
                     .body(replayAll).sendTo(port);
             assertThat(rebindReplay.status()).as(rebindReplay.body()).isEqualTo(403);
             assertThat(RawHttpRequest.of("GET", "/console/", rebound).sendTo(port).status()).as("the console page").isEqualTo(403);
+            assertThat(RawHttpRequest.of("GET", "/api/openapi.json", rebound).sendTo(port).status()).as("the API's description").isEqualTo(403);
             assertThat(RawHttpRequest.of("GET", "/api/stats", null).sendTo(port).status()).as("no Host at all").isIn(400, 403);
             assertThat(RawHttpRequest.of("GET", "/observe/health/live", rebound).sendTo(port).status()).as("probes send any Host").isEqualTo(200);
             assertThat(RawHttpRequest.of("GET", "/observe/metrics", rebound).sendTo(port).status()).as("scrapes send any Host").isEqualTo(200);
@@ -98,6 +99,7 @@ class AdminApiForeignPageTest {
                 assertThat(RawHttpRequest.of("GET", "/api/stats", loopbackName).sendTo(port).status()).as(loopbackName).isEqualTo(200);
             }
             assertThat(RawHttpRequest.of("GET", "/console/", "localhost:" + port).sendTo(port).status()).isEqualTo(200);
+            assertThat(RawHttpRequest.of("GET", "/api/openapi.json", "localhost:" + port).sendTo(port).status()).isEqualTo(200);
             // what the console's fetch sends: same-origin, a body-less replay of one and a JSON replay of a reason
             Response consoleOne = RawHttpRequest.of("POST", "/api/dead-letters/no-such-id/replay", "localhost:" + port)
                     .header("Origin", "http://localhost:" + port).header("Sec-Fetch-Site", "same-origin").sendTo(port);
