@@ -28,7 +28,8 @@ RUN apt-get update \
 COPY --from=build /build/target/redis-delay-bridge/ /opt/redis-delay-bridge/
 # BRIDGE_HOME: config/ and routes/ of this install (the start script would find them anyway).
 # CAMEL_SERVER_HOST: the HTTP server (health, metrics, admin API) on every interface of the container; the admin
-# API then answers only with BRIDGE_ADMIN_TOKEN (or BRIDGE_ADMIN_TOKEN_FILE) set (docs/security.md).
+# API then answers only with BRIDGE_ADMIN_TOKEN (or BRIDGE_ADMIN_TOKEN_FILE) set, and only to the Host names in
+# BRIDGE_ADMIN_ALLOWED_HOSTS besides localhost (docs/security.md). Health and metrics answer to any Host.
 # JAVA_OPTS: G1 with a 10 ms pause goal and a young generation of a third of the heap, as bin/redis-delay-bridge
 # has by default (a GC pause is lateness for every message due during it: short and seconds apart); the heap sized from the container's memory limit; a JVM out of
 # memory exits, so that the orchestrator restarts it (leases return its claimed messages).

@@ -1,11 +1,15 @@
 package io.github.redisdelaybridge.admin;
 
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One line for every admin write (cancel, reschedule, replay, delete) that was let through, and one for every
- * request refused, with its caller: method, path, the kind of credential it showed and the client's address.
+ * request refused, with its caller: method, path, the kind of credential it showed (or why it was refused) and the
+ * client's address.
  * Its own logger ({@code io.github.redisdelaybridge.admin.AdminAuditLog}), so it can be routed to an audit sink.
  * Never the token itself.
  */
@@ -29,11 +33,23 @@ public final class AdminAuditLog {
         }
     }
 
-    void write(String method, String path, Credential credential, String remoteAddress) {
-        LOG.info("admin write: {} {} by {} from {}", method, path, credential, remoteAddress == null ? "(unknown)" : remoteAddress);
+    void write(Message request, String method, Credential credential) {
+        LOG.info("admin write: {} {} by {} from {}", method, shownPath(request), credential, remoteAddress(request));
     }
 
-    void refused(String method, String path, int status, String remoteAddress) {
-        LOG.warn("admin request refused ({}): {} {} from {}", status, method, path, remoteAddress == null ? "(unknown)" : remoteAddress);
+    /** With the reason: which check refused it (the token, the Host, the Origin, the Content-Type). */
+    void refused(Message request, String method, ApiException refusal) {
+        LOG.warn("admin request refused ({}): {} {} from {}: {}", refusal.status(), method, shownPath(request), remoteAddress(request),
+                refusal.getMessage());
+    }
+
+    private static String shownPath(Message request) {
+        String uri = request.getHeader(Exchange.HTTP_URI, String.class);
+        return uri != null ? uri : request.getHeader(Exchange.HTTP_PATH, "", String.class);
+    }
+
+    private static String remoteAddress(Message request) {
+        Object remote = request.getHeader(VertxPlatformHttpConstants.REMOTE_ADDRESS);
+        return remote instanceof io.vertx.core.net.SocketAddress address ? address.hostAddress() + ":" + address.port() : "(unknown)";
     }
 }

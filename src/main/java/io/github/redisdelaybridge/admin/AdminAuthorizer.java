@@ -1,14 +1,14 @@
 package io.github.redisdelaybridge.admin;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 import org.apache.camel.Exchange;
-import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConstants;
+import org.apache.camel.Message;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * The first step of every admin API route.
@@ -22,47 +22,87 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConstants
  *       address proves nothing (a local proxy or a sidecar forwarding the network's requests connects from
  *       127.0.0.1), so it is never what lets a request in.</li>
  * </ul>
+ * Before the token, every request must come from no other web page's origin and name this bridge in its Host header
+ * ({@link RequestOriginCheck}, 403); after it, a write with a body must be JSON ({@link WriteContentTypeCheck}, 415):
+ * a page from elsewhere can make a browser send neither. The console's pages and the OpenAPI description get the
+ * Host check alone.
  * Every write let through, and every request refused, is logged with its caller ({@link AdminAuditLog}).
  * The health and metrics endpoints are not affected.
  */
 public final class AdminAuthorizer {
 
-    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-
     /** SHA-256 of the tokens: comparing digests takes the same time whatever the presented token's length. */
     private final byte[] writeTokenDigest;
     private final byte[] readTokenDigest;
     private final boolean serverOnLoopback;
+    private final RequestOriginCheck originCheck;
     private final AdminAuditLog audit = new AdminAuditLog();
 
     /**
-     * @param writeToken {@code bridge.admin.token}; empty: none
-     * @param readToken  {@code bridge.admin.read-token}; empty: none
-     * @param serverHost {@code camel.server.host}, the address the HTTP server listens on
+     * @param writeToken   {@code bridge.admin.token}; empty: none
+     * @param readToken    {@code bridge.admin.read-token}; empty: none
+     * @param serverHost   {@code camel.server.host}, the address the HTTP server listens on
+     * @param allowedHosts {@code bridge.admin.allowed-hosts}: Host header values let in besides the loopback names
+     * @throws IllegalArgumentException when an allowed-hosts entry is not a host name
      */
-    public AdminAuthorizer(String writeToken, String readToken, String serverHost) {
+    public AdminAuthorizer(String writeToken, String readToken, String serverHost, List<String> allowedHosts) {
+        this.originCheck = new RequestOriginCheck(allowedHosts);
         this.writeTokenDigest = writeToken == null || writeToken.isEmpty() ? null : sha256(writeToken);
         this.readTokenDigest = readToken == null || readToken.isEmpty() ? null : sha256(readToken);
-        this.serverOnLoopback = isLoopbackLiteral(serverHost) || "localhost".equalsIgnoreCase(serverHost == null ? "" : serverHost.strip());
+        this.serverOnLoopback = HostAndPort.isLoopbackLiteral(serverHost) || "localhost".equalsIgnoreCase(serverHost == null ? "" : serverHost.strip());
     }
 
-    /** Camel bean method: throws 401 or 403 when the request may not be served; logs writes with their caller. */
+    /** {@code bridge.admin.allowed-hosts}, checked: throws IllegalArgumentException naming an entry that is not a host name. */
+    public static List<String> allowedHosts(List<String> entries) {
+        AllowedHosts.parse(entries);
+        return entries;
+    }
+
+    /** Camel bean method for the admin API: throws 401, 403 or 415 when the request may not be served; logs writes with their caller. */
     public void authorize(Exchange exchange) {
-        Object remote = exchange.getMessage().getHeader(VertxPlatformHttpConstants.REMOTE_ADDRESS);
-        String remoteAddress = remote instanceof io.vertx.core.net.SocketAddress address ? address.hostAddress() + ":" + address.port() : null;
-        String method = exchange.getMessage().getHeader(Exchange.HTTP_METHOD, "GET", String.class).toUpperCase(Locale.ROOT);
-        String path = exchange.getMessage().getHeader(Exchange.HTTP_PATH, "", String.class);
-        String uri = exchange.getMessage().getHeader(Exchange.HTTP_URI, String.class);
-        String shown = uri != null ? uri : path;
-        AdminAuditLog.Credential credential;
-        try {
-            credential = check(exchange.getMessage().getHeader("Authorization", String.class), method);
-        } catch (ApiException refused) {
-            audit.refused(method, shown, refused.status(), remoteAddress);
-            throw refused;
-        }
+        Message message = exchange.getMessage();
+        String method = message.getHeader(Exchange.HTTP_METHOD, "GET", String.class).toUpperCase(Locale.ROOT);
+        AdminAuditLog.Credential credential = auditingRefusals(exchange, method, () -> {
+            originCheck.check(requestHost(message), message.getHeader("Origin", String.class), message.getHeader("Sec-Fetch-Site", String.class));
+            AdminAuditLog.Credential shown = check(message.getHeader("Authorization", String.class), method);
+            WriteContentTypeCheck.check(method, message.getHeader(Exchange.CONTENT_TYPE, String.class), hasBody(message));
+            return shown;
+        });
         if (!method.equals("GET") && !method.equals("HEAD")) {
-            audit.write(method, shown, credential, remoteAddress);
+            audit.write(message, method, credential);
+        }
+    }
+
+    /**
+     * Camel bean method for the console's pages and the API's OpenAPI description: throws 403 unless the Host header
+     * names this bridge. They hold no data and change nothing, so they need no token, and another site may link to
+     * them (a navigation carries Sec-Fetch-Site: cross-site); a DNS-rebinding page must not load them as its own, though.
+     */
+    public void authorizePage(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String method = message.getHeader(Exchange.HTTP_METHOD, "GET", String.class).toUpperCase(Locale.ROOT);
+        auditingRefusals(exchange, method, () -> originCheck.checkHost(requestHost(message)));
+    }
+
+    /** The Host header, or HTTP/2's :authority, which takes its place (java.net.http clients, for one, upgrade to HTTP/2). */
+    private static String requestHost(Message message) {
+        return message instanceof HttpMessage http ? http.getRequest().host() : message.getHeader("Host", String.class);
+    }
+
+    /** Bytes arrived, or were announced (HTTP/2 may send a body with neither Content-Length nor Transfer-Encoding). */
+    private static boolean hasBody(Message message) {
+        byte[] body = message.getBody(byte[].class);
+        String length = message.getHeader("Content-Length", String.class);
+        return (body != null && body.length > 0) || message.getHeader("Transfer-Encoding") != null
+                || (length != null && !length.strip().equals("0"));
+    }
+
+    private <T> T auditingRefusals(Exchange exchange, String method, Supplier<T> checks) {
+        try {
+            return checks.get();
+        } catch (ApiException refused) {
+            audit.refused(exchange.getMessage(), method, refused);
+            throw refused;
         }
     }
 
@@ -95,31 +135,16 @@ public final class AdminAuthorizer {
 
     /** For the start-up log line. */
     public String describe() {
+        return describeCredentials() + "; " + originCheck.describe();
+    }
+
+    private String describeCredentials() {
         if (writeTokenDigest == null && readTokenDigest == null) {
             return serverOnLoopback ? "open to this host only (no token set; the HTTP server listens on loopback)"
                     : "refusing every request: no token set (bridge.admin.token) and the HTTP server listens beyond loopback";
         }
         return "bearer token required" + (writeTokenDigest == null ? " (read-only token only: writes refused)"
                 : readTokenDigest == null ? "" : " (read-only token for GET, write token for all)");
-    }
-
-    /** Only IP literals count; a name is never looked up. */
-    static boolean isLoopbackLiteral(String host) {
-        if (host == null) {
-            return false;
-        }
-        String h = host.strip();
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        if (!(IPV4.matcher(h).matches() || h.contains(":"))) {
-            return false;
-        }
-        try {
-            return InetAddress.getByName(h).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 
     private static byte[] sha256(String text) {

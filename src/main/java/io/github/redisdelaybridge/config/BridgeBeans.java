@@ -228,7 +228,8 @@ public final class BridgeBeans implements CamelConfiguration {
 
         long redisTimeoutMs = settings.redisTimeoutMs();
         String serverHost = context.getPropertiesComponent().resolveProperty("camel.server.host").orElse("0.0.0.0");
-        AdminAuthorizer adminAuthorizer = new AdminAuthorizer(settings.adminToken(), settings.adminReadToken(), serverHost);
+        AdminAuthorizer adminAuthorizer = new AdminAuthorizer(settings.adminToken(), settings.adminReadToken(), serverHost,
+                settings.adminAllowedHosts());
         registry.bind("adminAuthorizer", adminAuthorizer);
         registry.bind("apiResponses", new ApiResponses());
         registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));

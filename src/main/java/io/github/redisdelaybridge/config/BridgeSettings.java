@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.DurabilitySettings;
@@ -50,7 +51,8 @@ public record BridgeSettings(
         KafkaClientProperties kafkaClients,
         ObserveSettings observe,
         KafkaMembership kafkaMembership,
-        NameLimits names) {
+        NameLimits names,
+        List<String> adminAllowedHosts) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -119,7 +121,8 @@ public record BridgeSettings(
                                 : r.longValue(KafkaMembership.SESSION_TIMEOUT_KEY)),
                 new NameLimits(r.optional("bridge.redis.names.max-per-slot").isEmpty() ? NameLimits.DEFAULT_MAX_NAMES_PER_SLOT
                         : r.longValue("bridge.redis.names.max-per-slot"), r.optional("bridge.redis.names.max-bytes-per-slot").isEmpty()
-                        ? NameLimits.DEFAULT_MAX_BYTES_PER_SLOT : r.longValue("bridge.redis.names.max-bytes-per-slot")));
+                        ? NameLimits.DEFAULT_MAX_BYTES_PER_SLOT : r.longValue("bridge.redis.names.max-bytes-per-slot")),
+                AdminAuthorizer.allowedHosts(r.list("bridge.admin.allowed-hosts")));
     }
 
     private static RedisSecurity redisSecurity(Reader r) {

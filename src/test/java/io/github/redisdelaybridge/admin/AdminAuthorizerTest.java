@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.redisdelaybridge.admin.AdminAuditLog.Credential;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AdminAuthorizerTest {
 
-    private final AdminAuthorizer writeOnly = new AdminAuthorizer("s3cret", "", "0.0.0.0");
-    private final AdminAuthorizer both = new AdminAuthorizer("s3cret", "l00k", "0.0.0.0");
-    private final AdminAuthorizer readOnly = new AdminAuthorizer("", "l00k", "127.0.0.1");
+    private final AdminAuthorizer writeOnly = new AdminAuthorizer("s3cret", "", "0.0.0.0", List.of());
+    private final AdminAuthorizer both = new AdminAuthorizer("s3cret", "l00k", "0.0.0.0", List.of());
+    private final AdminAuthorizer readOnly = new AdminAuthorizer("", "l00k", "127.0.0.1", List.of());
 
     @Test
     void withATokenOnlyTheRightBearerTokenPasses() {
@@ -27,7 +28,7 @@ class AdminAuthorizerTest {
 
     @Test
     void aTokenIsNeededEvenWhenTheServerListensOnLoopback() {
-        AdminAuthorizer onLoopback = new AdminAuthorizer("s3cret", "", "127.0.0.1");
+        AdminAuthorizer onLoopback = new AdminAuthorizer("s3cret", "", "127.0.0.1", List.of());
         assertStatus(() -> onLoopback.check(null, "GET"), 401);
         assertThat(onLoopback.check("Bearer s3cret", "POST")).isEqualTo(Credential.WRITE_TOKEN);
     }
@@ -49,15 +50,15 @@ class AdminAuthorizerTest {
     @Test
     void withoutATokenOnlyALoopbackServerAnswers() {
         for (String loopback : new String[] {"127.0.0.1", "127.8.9.10", "0:0:0:0:0:0:0:1", "::1", "[::1]", "localhost"}) {
-            AdminAuthorizer open = new AdminAuthorizer("", "", loopback);
+            AdminAuthorizer open = new AdminAuthorizer("", "", loopback, List.of());
             assertThat(open.check(null, "DELETE")).as(loopback).isEqualTo(Credential.NONE_LOOPBACK_SERVER);
         }
         for (String wide : new String[] {"0.0.0.0", "::", "192.0.2.2", "10.0.0.1", "fd00::2", "bridge.example", "", "not an address"}) {
-            AdminAuthorizer closed = new AdminAuthorizer("", "", wide);
+            AdminAuthorizer closed = new AdminAuthorizer("", "", wide, List.of());
             assertStatus(() -> closed.check(null, "GET"), 403);
             assertStatus(() -> closed.check("Bearer anything", "DELETE"), 403);
         }
-        assertStatus(() -> new AdminAuthorizer(null, null, null).check(null, "GET"), 403);
+        assertStatus(() -> new AdminAuthorizer(null, null, null, List.of()).check(null, "GET"), 403);
     }
 
     private static void assertStatus(Runnable check, int status) {

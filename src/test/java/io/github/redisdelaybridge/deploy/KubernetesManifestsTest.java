@@ -3,7 +3,9 @@ package io.github.redisdelaybridge.deploy;
 import static io.github.redisdelaybridge.deploy.YamlFiles.at;
 import static io.github.redisdelaybridge.deploy.YamlFiles.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -12,6 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,6 +97,23 @@ class KubernetesManifestsTest {
         List<Map<String, Object>> env = at(container, "env");
         Map<String, Object> token = env.stream().filter(v -> "BRIDGE_ADMIN_TOKEN".equals(v.get("name"))).findFirst().orElseThrow();
         assertThat((Object) at(token, "valueFrom", "secretKeyRef", "optional")).as("the admin token is required").isNotEqualTo(true);
+    }
+
+    @Test
+    void theAdminApiAnswersToTheServiceAndPodNames() throws IOException {
+        // beyond loopback names, /api and /console/ answer only to the Host names of bridge.admin.allowed-hosts
+        Map<String, Object> data = at(one("ConfigMap"), "data");
+        List<String> allowed = List.of(String.valueOf(data.get("BRIDGE_ADMIN_ALLOWED_HOSTS")).split(","));
+        AdminAuthorizer authorizer = new AdminAuthorizer("t0ken", "", "0.0.0.0", AdminAuthorizer.allowedHosts(allowed));
+        String service = text(one("Service"), "metadata", "name");
+        String firstPod = text(statefulSet, "metadata", "name") + "-0." + service;
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            for (String host : List.of(service + ":" + BridgeFacts.httpPort(), firstPod + ":" + BridgeFacts.httpPort(), "localhost:8080")) {
+                Exchange request = new DefaultExchange(context);
+                request.getMessage().setHeader("Host", host);
+                assertThatNoException().as(host).isThrownBy(() -> authorizer.authorizePage(request));
+            }
+        }
     }
 
     @Test

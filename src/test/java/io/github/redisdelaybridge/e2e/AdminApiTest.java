@@ -248,16 +248,20 @@ class AdminApiTest {
     }
 
     @Test
-    void aFormContentTypeIsRefusedWithAHintAndOtherTypesAreReadAsJson() {
+    void aWriteBodyMustBeSentAsJsonAndAnythingElseChangesNothing() {
         kafka.sendAndWait(INBOUND, null, bytes("x"), headers("x-delay", "600000", "x-target", "kafka:" + TARGET, "x-message-id", "put-curl"));
         awaitStatus(() -> api.get("/api/messages/put-curl"), 200);
+        long dueAt = api.get("/api/messages/put-curl").json().get("dueAt").asLong();
 
         Response asCurlSendsIt = api.send("PUT", "/api/messages/put-curl/due", "{\"delayMs\": 700000}", "application/x-www-form-urlencoded");
         Response asText = api.send("PUT", "/api/messages/put-curl/due", "{\"delayMs\": 800000}", "text/plain");
-
-        assertThat(asCurlSendsIt.status()).isEqualTo(400);
+        assertThat(asCurlSendsIt.status()).isEqualTo(415);
         assertThat(asCurlSendsIt.error()).contains("Content-Type: application/json");
-        assertThat(asText.status()).as(asText.text()).isEqualTo(200);
+        assertThat(asText.status()).as(asText.text()).isEqualTo(415);
+        assertThat(api.get("/api/messages/put-curl").json().get("dueAt").asLong()).as("unchanged").isEqualTo(dueAt);
+
+        Response withCharset = api.send("PUT", "/api/messages/put-curl/due", "{\"delayMs\": 800000}", "application/json; charset=utf-8");
+        assertThat(withCharset.status()).as(withCharset.text()).isEqualTo(200);
         assertThat(api.get("/api/messages/put-curl").json().get("dueAt").asLong()).isGreaterThan(System.currentTimeMillis() + 750_000);
     }
 
