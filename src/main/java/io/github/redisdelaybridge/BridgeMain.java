@@ -2,6 +2,8 @@ package io.github.redisdelaybridge;
 
 import io.github.redisdelaybridge.config.BridgeBeans;
 import io.github.redisdelaybridge.config.BridgeHome;
+import io.github.redisdelaybridge.config.HttpAddressCheck;
+import io.github.redisdelaybridge.config.HttpAddressInUseException;
 import io.github.redisdelaybridge.config.InvalidSettingsException;
 import io.github.redisdelaybridge.config.LogFormat;
 import io.github.redisdelaybridge.config.SettingsCheck;
@@ -87,16 +89,15 @@ public final class BridgeMain {
             main.run();
         } catch (Exception e) {
             InvalidSettingsException invalid = InvalidSettingsException.in(e);
-            if (invalid == null) {
-                throw e;
+            HttpAddressInUseException inUse = HttpAddressInUseException.in(e);
+            if (invalid != null) {
+                invalid.problems().forEach(problem -> System.err.println("redis-delay-bridge: configuration: " + problem));
+                haltBeforeStart(InvalidSettingsException.EXIT_CODE);
+            } else if (inUse != null) {
+                inUse.problems().forEach(problem -> System.err.println("redis-delay-bridge: " + problem));
+                haltBeforeStart(HttpAddressInUseException.EXIT_CODE);
             }
-            for (String problem : invalid.problems()) {
-                System.err.println("redis-delay-bridge: configuration: " + problem);
-            }
-            System.err.flush();
-            // halt, not exit: nothing has started that needs stopping, and Camel's shutdown hook would log
-            // a stop "triggered by SIGTERM" after the lines above
-            Runtime.getRuntime().halt(InvalidSettingsException.EXIT_CODE);
+            throw e;
         }
         if (unfit.get() != null) {
             System.err.println("redis-delay-bridge: cannot run on this Redis: " + unfit.get());
@@ -117,6 +118,12 @@ public final class BridgeMain {
         // the default; camel.main.routes-include-pattern in the properties file or the environment wins
         main.addInitialProperty(SettingsCheck.ROUTES_INCLUDE_PATTERN, "file:" + home.routesDirectory() + "/*.yaml");
         main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void beforeConfigure(BaseMainSupport configuring) {
+                // before the configuration connects to anything: a taken port stops the start here
+                HttpAddressCheck.requireFree(key -> configuring.getCamelContext().getPropertiesComponent().resolveProperty(key).orElse(null));
+            }
+
             @Override
             public void afterStart(BaseMainSupport started) {
                 LOG.info("{} started: routes {}", READY, started.getCamelContext().getRoutes().stream().map(r -> r.getRouteId()).toList());
@@ -148,6 +155,15 @@ public final class BridgeMain {
         String camel = Main.class.getPackage().getImplementationVersion();
         return "redis-delay-bridge " + version() + " (Apache Camel " + (camel == null ? "unknown" : camel)
                 + ", Java " + Runtime.version() + ")";
+    }
+
+    /**
+     * Halt, not exit: nothing has started that needs stopping, and Camel's shutdown hook would log a stop
+     * "triggered by SIGTERM" after the lines printed.
+     */
+    private static void haltBeforeStart(int exitCode) {
+        System.err.flush();
+        Runtime.getRuntime().halt(exitCode);
     }
 
     private static void usageError(String problem) {
