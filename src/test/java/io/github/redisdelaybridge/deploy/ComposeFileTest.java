@@ -60,7 +60,6 @@ class ComposeFileTest {
         int port = BridgeFacts.httpPort();
         List<String> ports = at(bridge, "ports");
         assertThat(ports).anySatisfy(mapping -> assertThat(mapping).endsWith(":" + port));
-        assertThat(URI.create(DockerfileModel.read().healthcheckUrl()).getPort()).isEqualTo(port);
     }
 
     @Test

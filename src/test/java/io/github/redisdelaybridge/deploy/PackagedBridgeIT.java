@@ -136,7 +136,7 @@ class PackagedBridgeIT {
         Process bridge = start(List.of(script("redis-delay-bridge")), environment, log);
         try {
             awaitLog(bridge, log, BridgeMain.READY, Duration.ofSeconds(240));
-            String readiness = URI.create(DockerfileModel.read().healthcheckUrl()).getPath();
+            String readiness = DockerfileModel.readinessPath();
             assertThat(awaitStatus("http://127.0.0.1:" + httpPort + readiness, 200, Duration.ofSeconds(30))).isEqualTo(200);
 
             byte[] body = new byte[4096];
