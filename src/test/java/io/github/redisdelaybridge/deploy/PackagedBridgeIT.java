@@ -91,6 +91,7 @@ class PackagedBridgeIT {
                 .containsPattern("-rwxr-xr-x .* " + base + "bin/publish\n")
                 .containsPattern("-rwxr-xr-x .* " + base + "bin/healthcheck\n")
                 .contains(base + "sbom.cdx.json\n")
+                .contains(base + "CHANGELOG.md\n")
                 .contains(base + "redis-delay-bridge-" + version + ".jar\n")
                 .contains(base + "config/application.properties\n")
                 .contains(base + "routes/kafka-inbound.yaml\n")
