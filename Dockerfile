@@ -19,7 +19,7 @@ COPY bin ./bin
 COPY config ./config
 COPY routes ./routes
 COPY docs ./docs
-COPY README.md ./
+COPY README.md CHANGELOG.md ./
 # the distribution, unpacked in target/redis-delay-bridge/ (the tests are not compiled here: CI runs them)
 RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true -Dgit.commit.id=${REVISION} package
 
