@@ -42,11 +42,6 @@ public record BuildInfo(String version, String commit) {
         return new BuildInfo(version, "true".equals(filled(properties, "dirty")) ? commit + "-dirty" : commit);
     }
 
-    /** {@code 0.1.0 (commit 0123abc...)}. */
-    public String describe() {
-        return version + " (commit " + commit + ")";
-    }
-
     private static String filled(Properties properties, String key) {
         String value = properties == null ? null : properties.getProperty(key);
         return value == null || value.isBlank() || value.contains("${") ? null : value.strip();
