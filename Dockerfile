@@ -2,11 +2,16 @@
 # The redis-delay-bridge image: built from this source tree with Maven, run on a Java 17 JRE as a non-root
 # user. Every setting comes from environment variables (bridge.redis.uri -> BRIDGE_REDIS_URI, see
 # docs/deployment.md), JVM options from JAVA_OPTS.
-#   docker build -t redis-delay-bridge .
+#   docker build -t redis-delay-bridge .          (podman: add --format docker, or the OCI format drops HEALTHCHECK)
+# A release passes what the labels say (docs/deployment.md, Cutting a release):
+#   --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+#   --build-arg SOURCE=<the repository's URL>
 #   docker run -p 8080:8080 -e BRIDGE_REDIS_URI=redis://redis:6379 -e BRIDGE_KAFKA_BOOTSTRAP_SERVERS=kafka:9092 redis-delay-bridge
 # DockerfileTest and DockerfileCopiesIT check this file against the build and the bridge's settings.
 
 FROM maven:3.9-eclipse-temurin-17 AS build
+# the commit, for the bridge's --version: the build context has no .git (.dockerignore)
+ARG REVISION=unknown
 WORKDIR /build
 COPY pom.xml ./
 COPY src ./src
@@ -14,11 +19,23 @@ COPY bin ./bin
 COPY config ./config
 COPY routes ./routes
 COPY docs ./docs
-COPY README.md ./
+COPY README.md CHANGELOG.md ./
 # the distribution, unpacked in target/redis-delay-bridge/ (the tests are not compiled here: CI runs them)
-RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true package
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true -Dgit.commit.id=${REVISION} package
 
 FROM eclipse-temurin:17-jre
+# What the image is (OCI annotations): the defaults name the version this Dockerfile builds; a release sets them all.
+# The bill of materials of the jars it runs is /opt/redis-delay-bridge/sbom.cdx.json (CycloneDX).
+ARG VERSION=0.1.0-SNAPSHOT
+ARG REVISION=unknown
+ARG CREATED=unknown
+ARG SOURCE=unknown
+LABEL org.opencontainers.image.title="redis-delay-bridge" \
+      org.opencontainers.image.description="Durable, precise, per-message delayed delivery for Kafka and RabbitMQ, backed by Redis" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.source="${SOURCE}"
 RUN apt-get update \
     && apt-get install -y --no-install-recommends curl \
     && rm -rf /var/lib/apt/lists/* \
@@ -40,9 +57,10 @@ USER 10001:10001
 WORKDIR /opt/redis-delay-bridge
 # camel.server.port: health (/observe/health, /live, /ready), metrics (/observe/metrics), admin API (/api)
 EXPOSE 8080
-# ready = every route started, each Kafka consumer joined its group, Redis takes a write, RabbitMQ (when enabled) connected
+# ready = every route started, each Kafka consumer joined its group, Redis takes a write, RabbitMQ (when enabled) connected;
+# asked on the port the bridge is given (-Dcamel.server.port=... in JAVA_OPTS, or the properties file): bin/healthcheck
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
-    CMD curl -fsS -o /dev/null http://127.0.0.1:8080/observe/health/ready || exit 1
+    CMD ["/opt/redis-delay-bridge/bin/healthcheck"]
 # exec form, and the script execs java: the JVM is PID 1, so the SIGTERM of `docker stop` reaches it and the
 # bridge stops gracefully (within camel.main.shutdown-timeout; give it a longer stop timeout)
 ENTRYPOINT ["/opt/redis-delay-bridge/bin/redis-delay-bridge"]

@@ -2,13 +2,13 @@ package io.github.redisdelaybridge;
 
 import io.github.redisdelaybridge.config.BridgeBeans;
 import io.github.redisdelaybridge.config.BridgeHome;
+import io.github.redisdelaybridge.config.BuildInfo;
+import io.github.redisdelaybridge.config.HttpAddressCheck;
+import io.github.redisdelaybridge.config.HttpAddressInUseException;
 import io.github.redisdelaybridge.config.InvalidSettingsException;
 import io.github.redisdelaybridge.config.LogFormat;
 import io.github.redisdelaybridge.config.SettingsCheck;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.camel.main.BaseMainSupport;
@@ -42,7 +42,7 @@ public final class BridgeMain {
               --home DIR   read DIR/config/application.properties and the routes in DIR/routes/
                            (default: -Dbridge.home, else $BRIDGE_HOME, else the directory the bridge is
                            installed in; never the current directory)
-              --version    print the version and exit
+              --version    print the version, the commit it was built from, and exit
               --help       print this help and exit
 
             Every setting can be overridden by an environment variable: upper case, dots and dashes as
@@ -87,16 +87,15 @@ public final class BridgeMain {
             main.run();
         } catch (Exception e) {
             InvalidSettingsException invalid = InvalidSettingsException.in(e);
-            if (invalid == null) {
-                throw e;
+            HttpAddressInUseException inUse = HttpAddressInUseException.in(e);
+            if (invalid != null) {
+                invalid.problems().forEach(problem -> System.err.println("redis-delay-bridge: configuration: " + problem));
+                haltBeforeStart(InvalidSettingsException.EXIT_CODE);
+            } else if (inUse != null) {
+                inUse.problems().forEach(problem -> System.err.println("redis-delay-bridge: " + problem));
+                haltBeforeStart(HttpAddressInUseException.EXIT_CODE);
             }
-            for (String problem : invalid.problems()) {
-                System.err.println("redis-delay-bridge: configuration: " + problem);
-            }
-            System.err.flush();
-            // halt, not exit: nothing has started that needs stopping, and Camel's shutdown hook would log
-            // a stop "triggered by SIGTERM" after the lines above
-            Runtime.getRuntime().halt(InvalidSettingsException.EXIT_CODE);
+            throw e;
         }
         if (unfit.get() != null) {
             System.err.println("redis-delay-bridge: cannot run on this Redis: " + unfit.get());
@@ -118,6 +117,12 @@ public final class BridgeMain {
         main.addInitialProperty(SettingsCheck.ROUTES_INCLUDE_PATTERN, "file:" + home.routesDirectory() + "/*.yaml");
         main.addMainListener(new MainListenerSupport() {
             @Override
+            public void beforeConfigure(BaseMainSupport configuring) {
+                // before the configuration connects to anything: a taken port stops the start here
+                HttpAddressCheck.requireFree(key -> configuring.getCamelContext().getPropertiesComponent().resolveProperty(key).orElse(null));
+            }
+
+            @Override
             public void afterStart(BaseMainSupport started) {
                 LOG.info("{} started: routes {}", READY, started.getCamelContext().getRoutes().stream().map(r -> r.getRouteId()).toList());
             }
@@ -128,26 +133,23 @@ public final class BridgeMain {
 
     /** This build's version, e.g. {@code 0.1.0}. */
     public static String version() {
-        try (InputStream in = BridgeMain.class.getResourceAsStream("/redis-delay-bridge-version.properties")) {
-            if (in != null) {
-                Properties properties = new Properties();
-                properties.load(in);
-                String version = properties.getProperty("version", "");
-                if (!version.isBlank() && !version.contains("${")) {
-                    return version;
-                }
-            }
-        } catch (IOException e) {
-            // fall through to the manifest
-        }
-        String fromManifest = BridgeMain.class.getPackage().getImplementationVersion();
-        return fromManifest == null ? "unknown" : fromManifest;
+        return BuildInfo.current().version();
     }
 
     private static String versionLine() {
         String camel = Main.class.getPackage().getImplementationVersion();
-        return "redis-delay-bridge " + version() + " (Apache Camel " + (camel == null ? "unknown" : camel)
+        BuildInfo build = BuildInfo.current();
+        return "redis-delay-bridge " + build.version() + " (commit " + build.commit() + ", Apache Camel " + (camel == null ? "unknown" : camel)
                 + ", Java " + Runtime.version() + ")";
+    }
+
+    /**
+     * Halt, not exit: nothing has started that needs stopping, and Camel's shutdown hook would log a stop
+     * "triggered by SIGTERM" after the lines printed.
+     */
+    private static void haltBeforeStart(int exitCode) {
+        System.err.flush();
+        Runtime.getRuntime().halt(exitCode);
     }
 
     private static void usageError(String problem) {

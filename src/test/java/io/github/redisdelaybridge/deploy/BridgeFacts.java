@@ -89,6 +89,20 @@ final class BridgeFacts {
         return Integer.parseInt(shippedConfig().getProperty("camel.server.port").strip());
     }
 
+    /** The project's version, from pom.xml. */
+    static String projectVersion() {
+        try {
+            Matcher m = Pattern.compile("<artifactId>redis-delay-bridge</artifactId>\\s*<version>([^<]+)</version>")
+                    .matcher(Files.readString(Path.of("pom.xml")));
+            if (!m.find()) {
+                throw new AssertionError("no version in pom.xml");
+            }
+            return m.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static int shutdownTimeoutSeconds() {
         return Integer.parseInt(shippedConfig().getProperty("camel.main.shutdown-timeout").strip());
     }

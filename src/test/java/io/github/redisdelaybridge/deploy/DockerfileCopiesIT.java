@@ -41,6 +41,10 @@ class DockerfileCopiesIT {
                     assertThat(local.resolve("config/application.properties")).exists();
                     assertThat(local.resolve("routes")).isDirectoryContaining("glob:**.yaml");
                     assertThat(local.resolve("lib")).isDirectoryContaining("glob:**.jar");
+                    // the health check runs the distribution's script; the image's bill of materials is the distribution's
+                    assertThat(Files.isExecutable(local.resolve(DockerfileModel.HEALTHCHECK_SCRIPT))).as("HEALTHCHECK script").isTrue();
+                    assertThat(dockerfile.healthcheck()).contains(copy.destination() + DockerfileModel.HEALTHCHECK_SCRIPT);
+                    assertThat(local.resolve("sbom.cdx.json")).isNotEmptyFile();
                 }
             }
         }

@@ -113,13 +113,48 @@ record DockerfileModel(List<Stage> stages) {
         return environment;
     }
 
-    /** The URL the runtime stage's HEALTHCHECK requests. */
-    String healthcheckUrl() {
-        Instruction healthcheck = runtime().last("HEALTHCHECK").orElseThrow(() -> new AssertionError("no HEALTHCHECK"));
-        Matcher m = Pattern.compile("https?://[^\\s\"']+").matcher(healthcheck.arguments());
-        if (!m.find()) {
-            throw new AssertionError("HEALTHCHECK requests no URL: " + healthcheck.arguments());
+    /** The distribution's health check script, the one the image's HEALTHCHECK runs. */
+    static final Path HEALTHCHECK_SCRIPT = Path.of("bin/healthcheck");
+
+    /** The path the image's health check requests: readiness (the script's URL). */
+    static String readinessPath() {
+        try {
+            Matcher m = Pattern.compile("https?://[^/\\s\"']+(/[^\\s\"']*)").matcher(Files.readString(HEALTHCHECK_SCRIPT));
+            if (!m.find()) {
+                throw new AssertionError(HEALTHCHECK_SCRIPT + " requests no URL");
+            }
+            return m.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return m.group();
+    }
+
+    /** The runtime stage's HEALTHCHECK command. */
+    String healthcheck() {
+        return runtime().last("HEALTHCHECK").orElseThrow(() -> new AssertionError("no HEALTHCHECK")).arguments();
+    }
+
+    /** ARG name -> default (null: none) of a stage. */
+    static java.util.Map<String, String> buildArguments(Stage stage) {
+        java.util.Map<String, String> arguments = new java.util.LinkedHashMap<>();
+        for (Instruction arg : stage.all("ARG")) {
+            String[] parts = arg.arguments().split("=", 2);
+            arguments.put(parts[0], parts.length == 2 ? parts[1].replaceAll("^\"|\"$", "") : null);
+        }
+        return arguments;
+    }
+
+    /** name -> value of the stage's LABEL instructions (values unquoted). */
+    static java.util.Map<String, String> labels(Stage stage) {
+        java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+        Matcher m = Pattern.compile("([A-Za-z0-9_.\\-]+)=(\"[^\"]*\"|\\S*)").matcher("");
+        for (Instruction label : stage.all("LABEL")) {
+            m.reset(label.arguments());
+            while (m.find()) {
+                String value = m.group(2);
+                labels.put(m.group(1), value.startsWith("\"") ? value.substring(1, value.length() - 1) : value);
+            }
+        }
+        return labels;
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.deploy.DockerfileModel.Copy;
 import io.github.redisdelaybridge.deploy.DockerfileModel.Stage;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,17 +41,38 @@ class DockerfileTest {
     }
 
     @Test
-    void exposesTheBridgesHttpPortAndChecksReadinessOnIt() {
+    void exposesTheBridgesHttpPortAndChecksReadinessOnThePortTheBridgeIsGiven() {
         int port = BridgeFacts.httpPort();
         assertThat(dockerfile.runtime().all("EXPOSE")).extracting(i -> i.arguments()).contains(Integer.toString(port));
 
-        URI health = URI.create(dockerfile.healthcheckUrl());
-        assertThat(health.getPort()).isEqualTo(port);
-        assertThat(health.getHost()).isIn("127.0.0.1", "localhost");
+        // the port is the bridge's setting, read by the script (HealthcheckScriptTest), never written here
+        String home = DockerfileModel.environment(dockerfile.runtime()).get("BRIDGE_HOME");
+        assertThat(dockerfile.healthcheck()).contains("CMD").contains(home + "/" + DockerfileModel.HEALTHCHECK_SCRIPT)
+                .doesNotContainPattern(":[0-9]{2,5}\\b");
         // that this path answers on the bridge's routes: ProbeEndpointsTest
-        assertThat(health.getPath()).isEqualTo("/observe/health/ready");
-        assertThat(dockerfile.runtime().all("RUN")).as("the HEALTHCHECK's curl is installed")
+        assertThat(DockerfileModel.readinessPath()).isEqualTo("/observe/health/ready");
+        assertThat(dockerfile.runtime().all("RUN")).as("the health check's curl is installed")
                 .anySatisfy(run -> assertThat(run.arguments()).contains("install").contains("curl"));
+    }
+
+    @Test
+    void theImageSaysWhatItIsInOciLabelsFromBuildArguments() throws IOException {
+        Map<String, String> labels = DockerfileModel.labels(dockerfile.runtime());
+        Map<String, String> arguments = DockerfileModel.buildArguments(dockerfile.runtime());
+        for (String label : List.of("version", "revision", "created", "source")) {
+            String value = labels.get("org.opencontainers.image." + label);
+            assertThat(value).as("label org.opencontainers.image.%s", label).isNotNull().matches("\\$\\{?[A-Z_]+}?");
+            assertThat(arguments).as("the build argument label %s reads", label).containsKey(value.replaceAll("[${}]", ""));
+        }
+        assertThat(labels).containsEntry("org.opencontainers.image.title", "redis-delay-bridge");
+        // a build without --build-arg VERSION still names the version it builds
+        String version = labels.get("org.opencontainers.image.version").replaceAll("[${}]", "");
+        assertThat(arguments.get(version)).isEqualTo(BridgeFacts.projectVersion());
+        // the commit reaches the bridge's version output too: the build stage has no .git
+        String revision = labels.get("org.opencontainers.image.revision").replaceAll("[${}]", "");
+        assertThat(DockerfileModel.buildArguments(dockerfile.stages().get(0))).containsKey(revision);
+        assertThat(dockerfile.stages().get(0).all("RUN")).anySatisfy(run -> assertThat(run.arguments())
+                .contains("mvn").contains("-Dgit.commit.id=${" + revision + "}"));
     }
 
     @Test

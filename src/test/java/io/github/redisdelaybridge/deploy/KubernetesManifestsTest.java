@@ -58,7 +58,7 @@ class KubernetesManifestsTest {
         }
         assertThat(text(container, "livenessProbe", "httpGet", "path")).isEqualTo("/observe/health/live");
         assertThat(text(container, "readinessProbe", "httpGet", "path"))
-                .as("readiness as the image's HEALTHCHECK").isEqualTo(URI.create(DockerfileModel.read().healthcheckUrl()).getPath());
+                .as("readiness as the image's HEALTHCHECK").isEqualTo(DockerfileModel.readinessPath());
     }
 
     @Test

@@ -68,7 +68,11 @@ class PackagedBridgeIT {
         Run help = run("help", List.of(script("redis-delay-bridge"), "--help"), Map.of(), Duration.ofSeconds(60));
 
         assertThat(version.exitCode()).isZero();
-        assertThat(version.output()).startsWith("redis-delay-bridge " + System.getProperty("it.version", "") + " (Apache Camel ");
+        // the commit the build came from (it.commit: what Maven found; none without git)
+        String commit = System.getProperty("it.commit", "");
+        String expectedCommit = commit.isBlank() || commit.contains("${") ? "unknown" : commit;
+        assertThat(version.output().lines().findFirst().orElse("")).matches(java.util.regex.Pattern.quote("redis-delay-bridge "
+                + System.getProperty("it.version", "") + " (commit " + expectedCommit) + "(-dirty)?, Apache Camel .*");
         assertThat(help.exitCode()).isZero();
         assertThat(help.output()).startsWith("Usage: redis-delay-bridge [--home DIR]").contains("BRIDGE_HOME");
     }
@@ -85,6 +89,9 @@ class PackagedBridgeIT {
         String base = "redis-delay-bridge-" + version + "/";
         assertThat(listing.output()).containsPattern("-rwxr-xr-x .* " + base + "bin/redis-delay-bridge\n")
                 .containsPattern("-rwxr-xr-x .* " + base + "bin/publish\n")
+                .containsPattern("-rwxr-xr-x .* " + base + "bin/healthcheck\n")
+                .contains(base + "sbom.cdx.json\n")
+                .contains(base + "CHANGELOG.md\n")
                 .contains(base + "redis-delay-bridge-" + version + ".jar\n")
                 .contains(base + "config/application.properties\n")
                 .contains(base + "routes/kafka-inbound.yaml\n")
@@ -128,16 +135,20 @@ class PackagedBridgeIT {
         environment.put("BRIDGE_KAFKA_INBOUND_TOPICS", inbound);
         environment.put("BRIDGE_KAFKA_GROUP_ID", NAME + "-bridge");
         environment.put("BRIDGE_DEAD_LETTER_KAFKA_TOPIC", NAME + ".dlq");
-        // -D: Camel Main ignores CAMEL_*_PORT variables
-        environment.put("JAVA_OPTS", "-Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=10 -Dcamel.server.port=" + httpPort
-                + " -Dcamel.management.port=" + httpPort);
+        // -D: Camel Main ignores CAMEL_*_PORT variables. The server port alone: health and metrics follow it
+        environment.put("JAVA_OPTS", "-Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=10 -Dcamel.server.port=" + httpPort);
 
         Path log = LOGS.resolve(NAME + "-bridge.log");
         Process bridge = start(List.of(script("redis-delay-bridge")), environment, log);
         try {
             awaitLog(bridge, log, BridgeMain.READY, Duration.ofSeconds(240));
-            String readiness = URI.create(DockerfileModel.read().healthcheckUrl()).getPath();
+            String readiness = DockerfileModel.readinessPath();
             assertThat(awaitStatus("http://127.0.0.1:" + httpPort + readiness, 200, Duration.ofSeconds(30))).isEqualTo(200);
+            assertThat(awaitStatus("http://127.0.0.1:" + httpPort + "/observe/metrics", 200, Duration.ofSeconds(30))).isEqualTo(200);
+            // the image's health check finds the port in JAVA_OPTS as the bridge does
+            Run healthcheck = run("healthcheck", List.of(script("healthcheck")), Map.of("JAVA_OPTS", environment.get("JAVA_OPTS")),
+                    Duration.ofSeconds(30));
+            assertThat(healthcheck.exitCode()).as(healthcheck.output()).isZero();
 
             byte[] body = new byte[4096];
             new Random(14).nextBytes(body);

@@ -54,7 +54,7 @@ class ProbeEndpointsTest {
     @Test
     void everyProbePathAnswers200() throws Exception {
         TreeSet<String> paths = new TreeSet<>();
-        paths.add(URI.create(DockerfileModel.read().healthcheckUrl()).getPath());
+        paths.add(DockerfileModel.readinessPath());
         Map<String, Object> statefulSet = YamlFiles.documents(Path.of("deploy/kubernetes/statefulset.yaml")).get(0);
         List<Map<String, Object>> containers = at(statefulSet, "spec", "template", "spec", "containers");
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {

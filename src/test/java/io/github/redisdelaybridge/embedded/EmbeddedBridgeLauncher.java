@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.embedded;
 
 import io.github.redisdelaybridge.BridgeMain;
+import io.github.redisdelaybridge.config.HttpAddressInUseException;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -79,7 +80,18 @@ public final class EmbeddedBridgeLauncher {
                 System.exit(0);
             });
         }
-        bridge.start();
+        try {
+            bridge.start();
+        } catch (Exception e) {
+            HttpAddressInUseException inUse = HttpAddressInUseException.in(e);
+            if (inUse == null) {
+                throw e;
+            }
+            // another bridge (another run-embedded, say) holds the port: say so in one line and stop what started
+            inUse.problems().forEach(problem -> System.err.println("run-embedded: " + problem));
+            stopAll.run();
+            System.exit(1);
+        }
         echo.start();
         if (rabbitMq) {
             echoRabbitMqArrivals();
