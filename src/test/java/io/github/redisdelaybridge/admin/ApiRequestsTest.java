@@ -34,11 +34,9 @@ class ApiRequestsTest {
     }
 
     @Test
-    void aCursorOfThePreviousReleaseContinuesAfterItsIdInEverySlot() {
-        ListPosition position = ApiRequests.cursor(base64("1796119200000:order:42/ü"));
-
-        assertThat(position).isEqualTo(new ListPosition(1_796_119_200_000L, "order:42/ü".getBytes(StandardCharsets.UTF_8), ListPosition.ANY_SLOT));
-        assertThat(position.includesMemberIn(0)).isFalse();
+    void aCursorWithoutASlotIsRefusedRatherThanReadAsAScoreAndSlot() {
+        assertBadRequest(() -> ApiRequests.cursor(base64("1796119200000:order:42/ü")), "is not one this API returned as nextCursor");
+        assertBadRequest(() -> ApiRequests.cursor(base64("7:x")), "is not one this API returned as nextCursor");
     }
 
     private static String base64(String text) {
