@@ -11,7 +11,8 @@
   cancel window is not stored at all, so a cancel wins even when it arrived first. Each id is
   stored and looked up as its member (lib/memberIds). Pending and delivered records are looked up
   under the member only; a cancel record is also looked up under the id verbatim when that differs
-  (one more lookup, in a set that is usually empty). Older formats: docs/storage-formats.md.
+  (one more lookup, in a set that is usually empty), so that a cancel recorded while the names hash
+  was full still wins once the id packs (lib/memberIds).
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
@@ -52,8 +53,8 @@ local maxDelay = tonumber(ARGV[1])
 
 -- What a payload would deliver, the same for its stored form and its wire form (lib/internNames; a payload is stored
 -- in the wire form when the names hash is full): flags, target and the rest, without the origin stem and origin number
--- (where it was consumed, which differs for the same message sent again). nil for a payload of another form
--- (docs/storage-formats.md) or a stored one whose target code the names hash lacks, which is not compared.
+-- (where it was consumed, which differs for the same message sent again). nil for a payload that is neither (damage)
+-- or a stored one whose target code the names hash lacks, which is not compared.
 local function contentOf(payload)
   local first, second = string.byte(payload, 1, 2)
   local flags, target, restAt

@@ -4,7 +4,8 @@
 
   The wire form and the stored form are laid out byte by byte in lib/internNames, which makes the stored
   form, and the names hash in lib/nameCodes; this fragment undoes exactly what lib/internNames does. A
-  payload of another form (versions 1 and 2, docs/storage-formats.md) passes through unchanged.
+  payload that is not in the stored form (a wire form stored past the names cap, or damage) passes through
+  unchanged.
 
     local names = namesExpander(codes)   one per script call, codes = nameCodes(namesKey) (lib/nameCodes,
                                          shared with lib/memberIds): each name is looked up once

@@ -22,8 +22,8 @@
       the rest, byte for byte as in the wire form
 
   The names hash (one per slot, store/Keys.names: n:<name> = code, c:<code> = name, next, tag; append-only, capped)
-  is read and written through lib/nameCodes, whose table the script shares with lib/memberIds. A payload of
-  another form (versions 1 and 2, docs/storage-formats.md) passes through unchanged.
+  is read and written through lib/nameCodes, whose table the script shares with lib/memberIds. Anything that is
+  not a readable wire form passes through unchanged (see intern below).
 
   When the names hash is full (its cap, lib/nameCodes) and the target or origin stem has no code, the
   payload is stored in the wire form, un-interned: every reader passes a wire form through (lib/expandNames,

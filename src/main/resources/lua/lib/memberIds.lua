@@ -26,7 +26,8 @@
   freed). Topics are few; an id scheme whose stems differ from message to message (order-<n>-1-2) would
   otherwise add two fields to the names hash per message, forever. Once the bound, or the names hash's own
   cap (lib/nameCodes), is reached, ids with a new stem stay verbatim; ids whose stem has a code are still
-  packed.
+  packed. An id's member therefore depends on the names hash when it was written: an id kept verbatim while
+  the hash was full packs once its stem gets a code (the cap raised), which is why lookups try both.
 
     local ids = memberIds(codes)   one per script call, codes = nameCodes(namesKey), shared with the
                                    payload conversions (lib/internNames, lib/expandNames)
@@ -34,8 +35,8 @@
                            gets one (within the bound and the names cap, codes.capAt); the names hash gets
                            its tag if it has none
     ids.lookupMembers(id)  every member the id may be held under, without writing anything: the member
-                           toMember would return, then the id itself when that differs (older formats:
-                           docs/storage-formats.md); just the id when the stem has no code (no packed member
+                           toMember would return, then the id itself when that differs (kept verbatim while
+                           the names hash was full); just the id when the stem has no code (no packed member
                            with it can exist). Scripts that look an id up look under each, in this order
     ids.latestScore(key, members)  the latest score any of members has in the sorted set key, or false
     ids.toId(member)       the id; nil when the member is packed but cannot be read: a tag other than the

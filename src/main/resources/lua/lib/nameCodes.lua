@@ -6,7 +6,7 @@
   The names hash is append-only: n:<name> = code, c:<code> = name, next = the last code handed out,
   tag = a byte drawn from Redis's clock when the hash was created, stems = how many codes lib/memberIds
   handed out for message id stems (it keeps that number bounded), bytes = the summed length of the names
-  given codes (absent in a hash written before the cap: read as 0). A code is never reassigned or deleted.
+  given codes (a field not yet written reads as 0). A code is never reassigned or deleted.
 
   The hash is capped: once it holds maxNames names, or a new name would take its names past maxBytes, a
   name without a code gets none (codeOf returns false), and the caller keeps the text itself (the wire form

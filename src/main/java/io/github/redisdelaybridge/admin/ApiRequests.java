@@ -72,8 +72,8 @@ final class ApiRequests {
 
     /**
      * The opaque cursor the previous page returned as {@code nextCursor}; null: the first page. It is base64url of
-     * {@code <score>/<slot>:} and the member's bytes (binary when packed). A cursor {@code <score>:<id>}, without
-     * a slot, also reads: it continues after that id in every slot (docs/storage-formats.md).
+     * {@code <score>/<slot>:} and the member's bytes (binary when packed); docs/storage-formats.md. The slot is part of
+     * the position because two slots can hold equal packed members for different ids.
      */
     static ListPosition cursor(String text) {
         if (text == null || text.isEmpty()) {
@@ -86,7 +86,7 @@ final class ApiRequests {
             byte[] member = Arrays.copyOfRange(decoded, colon + 1, decoded.length);
             int slash = head.indexOf('/');
             if (slash < 0) {
-                return new ListPosition(Long.parseLong(head), member, ListPosition.ANY_SLOT);
+                throw new IllegalArgumentException("no slot");
             }
             int slot = Integer.parseInt(head.substring(slash + 1));
             if (slot < 0) {

@@ -14,7 +14,7 @@ import java.util.zip.CRC32;
  * <p>The due, in-flight, delivered and cancelled sets and the payloads, attempts and failing-since hashes hold a message
  * under its <em>member</em> ({@code lua/lib/memberIds}): a default Kafka id, {@code <topic>@<topic id>-<partition>-<offset>},
  * packed into a few bytes with its stem (topic and topic id) interned in {@link #names(int)}, any other id verbatim. The scripts
- * convert; the bridge and the admin API see ids. Dead letters are keyed by id. Older formats: docs/storage-formats.md.
+ * convert; the bridge and the admin API see ids. Dead letters are keyed by id. The stored forms: docs/storage-formats.md.
  */
 public final class Keys {
 

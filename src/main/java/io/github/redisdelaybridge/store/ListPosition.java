@@ -16,12 +16,9 @@ import java.util.HexFormat;
  *
  * @param score  the score
  * @param member the member's bytes as stored (a packed member, or an id's UTF-8)
- * @param slot   the slot it is in; {@link #ANY_SLOT} for a position that is after its member in every slot
+ * @param slot   the slot it is in
  */
 public record ListPosition(long score, byte[] member, int slot) {
-
-    /** A slot after every slot: the position excludes its member in all of them. */
-    public static final int ANY_SLOT = Integer.MAX_VALUE;
 
     /** The order of Redis sorted sets (score, then members compared as unsigned bytes), then the slot. */
     public static final Comparator<ListPosition> ORDER = Comparator.comparingLong(ListPosition::score)

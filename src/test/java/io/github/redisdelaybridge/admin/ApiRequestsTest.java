@@ -7,8 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.ListPosition;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -34,11 +38,27 @@ class ApiRequestsTest {
     }
 
     @Test
-    void aCursorOfThePreviousReleaseContinuesAfterItsIdInEverySlot() {
-        ListPosition position = ApiRequests.cursor(base64("1796119200000:order:42/ü"));
+    void aCursorWithoutASlotIsRefusedRatherThanReadAsAScoreAndSlot() {
+        assertBadRequest(() -> ApiRequests.cursor(base64("1796119200000:order:42/ü")), "is not one this API returned as nextCursor");
+        assertBadRequest(() -> ApiRequests.cursor(base64("7:x")), "is not one this API returned as nextCursor");
+    }
 
-        assertThat(position).isEqualTo(new ListPosition(1_796_119_200_000L, "order:42/ü".getBytes(StandardCharsets.UTF_8), ListPosition.ANY_SLOT));
-        assertThat(position.includesMemberIn(0)).isFalse();
+    @Test
+    void theStoredCursorFixtureReadsAsItsPositionAndIsWrittenTheSame() throws Exception {
+        // stored-forms/cursor.txt: "cursor <text>", "score <n>", "slot <n>", "member hex:<bytes>" (docs/storage-formats.md)
+        Map<String, String> fixture = new HashMap<>();
+        try (InputStream in = ApiRequestsTest.class.getResourceAsStream("/stored-forms/cursor.txt")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+                if (!line.startsWith("#") && !line.isBlank()) {
+                    fixture.put(line.substring(0, line.indexOf(' ')), line.substring(line.indexOf(' ') + 1));
+                }
+            }
+        }
+        ListPosition position = new ListPosition(Long.parseLong(fixture.get("score")),
+                HexFormat.of().parseHex(fixture.get("member").substring("hex:".length())), Integer.parseInt(fixture.get("slot")));
+
+        assertThat(ApiRequests.cursor(fixture.get("cursor"))).isEqualTo(position);
+        assertThat(ApiRequests.cursorOf(position)).isEqualTo(fixture.get("cursor"));
     }
 
     private static String base64(String text) {

@@ -12,7 +12,6 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.message.codec.PreviousReleaseEnvelopes;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -149,23 +148,6 @@ class NameInterningStoreTest {
     }
 
     @Test
-    void payloadsStoredByAnEarlierBridgeAreStillClaimedInspectedAndListed() throws Exception {
-        Envelope version1 = envelope("old-1", "kafka:legacy", "kafka:in/0@5", "written by 0.1");
-        Envelope version2 = new Envelope("old-2", "rabbitmq:/typed", "rabbitmq:in", null,
-                List.of(MessageHeader.amqp("n", 42), new MessageHeader("raw", new byte[] {1})), Map.of("content-type", "text/plain"),
-                bytes("typed headers"));
-        for (Envelope envelope : List.of(version1, version2)) {
-            redis().hset(bytes(keys.payloads(0)), bytes(envelope.messageId()), PreviousReleaseEnvelopes.encode(envelope)).get(5, TimeUnit.SECONDS);
-            redis().zadd(bytes(keys.due(0)), 1_000, bytes(envelope.messageId())).get(5, TimeUnit.SECONDS);
-        }
-
-        assertThat(inspectEnvelope("old-2")).isEqualTo(version2);
-        assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::target)
-                .containsExactlyInAnyOrder("kafka:legacy", "rabbitmq:/typed");
-        assertThat(claimAll()).containsExactlyInAnyOrder(version1, version2);
-    }
-
-    @Test
     void deadLetteringThenReplayingKeepsTargetOriginKeyHeadersPropertiesAndBodyByteExact() throws Exception {
         byte[] body = new byte[256];
         for (int i = 0; i < body.length; i++) {
@@ -195,19 +177,20 @@ class NameInterningStoreTest {
     void aPayloadWhoseNamesHashWasDeletedIsReturnedAsStoredAndRefusedWithAClearMessage() throws Exception {
         schedule(envelope("m-1", "kafka:out", "kafka:in/0@1", "lost"));
         redis().del(bytes(keys.names(0))).get(5, TimeUnit.SECONDS);
-        Envelope legacy = envelope("old-1", "kafka:legacy", "kafka:in/0@2", "still fine");
-        redis().hset(bytes(keys.payloads(0)), bytes("old-1"), PreviousReleaseEnvelopes.encode(legacy)).get(5, TimeUnit.SECONDS);
-        redis().zadd(bytes(keys.due(0)), 1_000, bytes("old-1")).get(5, TimeUnit.SECONDS);
+        // a wire-form payload (as stored past the names cap) needs no names hash
+        Envelope wireForm = envelope("wire-1", "kafka:uninterned", "kafka:in/0@2", "still fine");
+        redis().hset(bytes(keys.payloads(0)), bytes("wire-1"), EnvelopeCodec.encode(wireForm)).get(5, TimeUnit.SECONDS);
+        redis().zadd(bytes(keys.due(0)), 1_000, bytes("wire-1")).get(5, TimeUnit.SECONDS);
 
         List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS)).messages();
 
-        assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("m-1", "old-1");
+        assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("m-1", "wire-1");
         ClaimedMessage lost = claimed.stream().filter(m -> m.messageId().equals("m-1")).findFirst().orElseThrow();
         assertThat(lost.encodedEnvelope()[1] & 0x80).as("stored form").isNotZero();
         assertThatThrownBy(() -> EnvelopeCodec.decode("m-1", lost.encodedEnvelope())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("stored form").hasMessageContaining("names hash");
-        ClaimedMessage fine = claimed.stream().filter(m -> m.messageId().equals("old-1")).findFirst().orElseThrow();
-        assertThat(EnvelopeCodec.decode("old-1", fine.encodedEnvelope())).isEqualTo(legacy);
+        ClaimedMessage fine = claimed.stream().filter(m -> m.messageId().equals("wire-1")).findFirst().orElseThrow();
+        assertThat(EnvelopeCodec.decode("wire-1", fine.encodedEnvelope())).isEqualTo(wireForm);
     }
 
     @Test

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Message ids stored as packed members (lua/lib/memberIds) by the store's scripts, against the real Redis: that
  * Redis really holds the short form, that users and the bridge only see ids, that dedupe, cancel and admin work by
- * id, that members stored verbatim by the previous release still work, and what happens to a member whose stem
- * code is lost.
+ * id, that an id held verbatim while the names hash was full is still found once its stem has a code, and what
+ * happens to a member whose stem code is lost.
  */
 class PackedMemberStoreTest {
 
@@ -89,7 +89,7 @@ class PackedMemberStoreTest {
             requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(600_000), envelope(id, "b")));
         }
         assertThat(await(store.schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
-        // the same ids verbatim, with the same scores and payloads, as the previous release held them
+        // the same ids verbatim, with the same scores and payloads
         byte[] plainDue = bytes(redis.prefix() + ":plain-due");
         byte[] plainPayloads = bytes(redis.prefix() + ":plain-payloads");
         for (ScheduleRequest request : requests) {
@@ -201,17 +201,18 @@ class PackedMemberStoreTest {
         assertThat(redis().exists(bytes(keys().names(0))).get(5, TimeUnit.SECONDS)).isZero();
     }
 
-    // --- members stored verbatim by the previous release ------------------------------------------------------
+    // --- a packable id held verbatim: stored while the names hash was full, its stem given a code since ------------
+    // (the cap, bridge.redis.names.*, raised): the id's member is now packed, so it is looked up under both
 
     @Test
-    void aLegacyVerbatimMessageIsFoundByIdInspectedRescheduledAndCancelled() throws Exception {
+    void aVerbatimMessageWhoseStemGotACodeIsFoundByIdInspectedRescheduledAndCancelled() throws Exception {
+        scheduleWhileTheNamesHashIsFull(KAFKA_ID, 7_000, "verbatim");
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000)); // gives the stem a code: a packed member is looked up first
-        storeAsThePreviousRelease(KAFKA_ID, 7_000, "legacy");
 
         MessageFacts facts = await(store.inspect(KAFKA_ID));
         assertThat(facts.state()).isEqualTo(MessageState.PENDING);
         assertThat(facts.dueAt()).isEqualTo(7_000);
-        assertThat(text(EnvelopeCodec.decode(KAFKA_ID, facts.envelope()).body())).isEqualTo("legacy");
+        assertThat(text(EnvelopeCodec.decode(KAFKA_ID, facts.envelope()).body())).isEqualTo("verbatim");
 
         assertThat(await(store.changeDueTime(KAFKA_ID, new DueTime.At(8_000))).outcome()).isEqualTo(DueTimeChange.Outcome.CHANGED);
         assertThat(redis().zscore(bytes(keys().due(0)), bytes(KAFKA_ID)).get(5, TimeUnit.SECONDS)).isEqualTo(8_000.0);
@@ -224,24 +225,25 @@ class PackedMemberStoreTest {
     }
 
     @Test
-    void aCancelThePreviousReleaseRecordedBeforeArrivalStillWins() throws Exception {
+    void aCancelRecordedVerbatimBeforeArrivalStillWinsOnceTheIdPacks() throws Exception {
+        assertThat(await(storeWithAFullNamesHash().cancel(KAFKA_ID, true))).isEqualTo(CancelOutcome.RECORDED);
+        assertThat(redis().zscore(bytes(keys().cancelled(keys().slotOf(KAFKA_ID))), bytes(KAFKA_ID)).get(5, TimeUnit.SECONDS))
+                .as("recorded verbatim").isNotNull();
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000)); // gives the stem a code: the id is packed on arrival
-        redis().zadd(bytes(keys().cancelled(keys().slotOf(KAFKA_ID))), (double) System.currentTimeMillis(), bytes(KAFKA_ID))
-                .get(5, TimeUnit.SECONDS);
 
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.CANCELLED, -1));
         assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
     }
 
     @Test
-    void aLegacyVerbatimMessageIsClaimedRescheduledAndAcknowledgedThroughItsRawMember() throws Exception {
+    void aVerbatimMessageWhoseStemGotACodeIsClaimedRescheduledAndAcknowledgedThroughItsRawMember() throws Exception {
+        scheduleWhileTheNamesHashIsFull(KAFKA_ID, 1_000, "verbatim");
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000));
-        storeAsThePreviousRelease(KAFKA_ID, 1_000, "legacy");
 
         ClaimedMessage claimed = claimOne();
         assertThat(claimed.messageId()).isEqualTo(KAFKA_ID);
         assertThat(claimed.member()).isEqualTo(bytes(KAFKA_ID));
-        assertThat(text(EnvelopeCodec.decode(KAFKA_ID, claimed.encodedEnvelope()).body())).isEqualTo("legacy");
+        assertThat(text(EnvelopeCodec.decode(KAFKA_ID, claimed.encodedEnvelope()).body())).isEqualTo("verbatim");
         assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.IN_FLIGHT);
 
         assertThat(await(store.reschedule(claimed, 0, true))).isEqualTo(1);
@@ -255,11 +257,11 @@ class PackedMemberStoreTest {
     }
 
     @Test
-    void aLegacyMessageIsDeadLetteredByIdAndReplayedPacked() throws Exception {
-        storeAsThePreviousRelease(KAFKA_ID, 1_000, "legacy");
+    void aVerbatimMessageIsDeadLetteredByIdAndReplayedPackedOnceItsStemHasACode() throws Exception {
+        scheduleWhileTheNamesHashIsFull(KAFKA_ID, 1_000, "verbatim");
         ClaimedMessage claimed = claimOne();
         DeadLetter deadLetter = new DeadLetter(KAFKA_ID, DeadLetterReason.PUBLISH_FAILED, "refused", "kafka:delay.inbound/0@1234567",
-                "kafka:out", 3, null, List.of(), Map.of(), bytes("legacy"));
+                "kafka:out", 3, null, List.of(), Map.of(), bytes("verbatim"));
         byte[] record = DeadLetterCodec.encode(deadLetter);
 
         assertThat(await(store.deadLetter(claimed, record))).isEqualTo(1);
@@ -273,12 +275,12 @@ class PackedMemberStoreTest {
     }
 
     @Test
-    void replayRefusesAnIdPendingVerbatimFromThePreviousRelease() throws Exception {
+    void replayRefusesAnIdPendingVerbatimWhoseStemGotACode() throws Exception {
         byte[] record = DeadLetterCodec.encode(new DeadLetter(KAFKA_ID, DeadLetterReason.PUBLISH_FAILED, "refused", "x", "kafka:out", 3, null,
                 List.of(), Map.of(), bytes("b")));
         await(store.storeDeadLetters(Map.of(KAFKA_ID, record)));
+        scheduleWhileTheNamesHashIsFull(KAFKA_ID, 60_000, "verbatim");
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000));
-        storeAsThePreviousRelease(KAFKA_ID, 60_000, "legacy");
 
         ReplayResult result = await(store.replayDeadLetter(record, new ScheduleRequest(KAFKA_ID, new DueTime.At(2_000), envelope(KAFKA_ID, "b"))));
 
@@ -330,10 +332,10 @@ class PackedMemberStoreTest {
     // --- listing --------------------------------------------------------------------------------------------------
 
     @Test
-    void listPendingShowsIdsOfPackedLegacyAndUnresolvableMembers() throws Exception {
+    void listPendingShowsIdsOfPackedVerbatimAndUnresolvableMembers() throws Exception {
+        scheduleWhileTheNamesHashIsFull("delay.inbound-0-9", 1_000, "verbatim");
         schedule(KAFKA_ID, new DueTime.At(3_000));
         schedule("m-1", new DueTime.At(2_000));
-        storeAsThePreviousRelease("delay.inbound-0-9", 1_000, "legacy");
 
         assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId)
                 .containsExactly("delay.inbound-0-9", "m-1", KAFKA_ID);
@@ -398,11 +400,16 @@ class PackedMemberStoreTest {
         return await(store.schedule(List.of(new ScheduleRequest(id, dueTime, envelope(id, "body of " + id))))).get(0);
     }
 
-    /** As the previous release stored a message: its id verbatim as member and field, the envelope as the bridge wrote it. */
-    private void storeAsThePreviousRelease(String id, long dueAt, String body) throws Exception {
-        int slot = keys().slotOf(id);
-        redis().zadd(bytes(keys().due(slot)), (double) dueAt, bytes(id)).get(5, TimeUnit.SECONDS);
-        redis().hset(bytes(keys().payloads(slot)), bytes(id), EnvelopeCodec.encode(envelope(id, body))).get(5, TimeUnit.SECONDS);
+    /** Schedules through a store whose names hash is full (a cap of 0): the id is held verbatim, the payload in the wire form. */
+    private void scheduleWhileTheNamesHashIsFull(String id, long dueAt, String body) throws Exception {
+        ScheduleRequest request = new ScheduleRequest(id, new DueTime.At(dueAt), envelope(id, body));
+        assertThat(await(storeWithAFullNamesHash().schedule(List.of(request)))).extracting(ScheduleResult::outcome).containsExactly(Outcome.SCHEDULED);
+        assertThat(hexists(keys().payloads(keys().slotOf(id)), bytes(id))).as("%s held verbatim", id).isTrue();
+    }
+
+    private DelayStore storeWithAFullNamesHash() {
+        return new DelayStore(redis(), keys(), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000, Long.MAX_VALUE / 2,
+                new NameLimits(0, 0)));
     }
 
     private ClaimedMessage claimOne() throws Exception {

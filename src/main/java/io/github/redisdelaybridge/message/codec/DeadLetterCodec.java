@@ -20,9 +20,9 @@ import java.io.UncheckedIOException;
  *   int32 attempts
  *   int32 length, then the message as an envelope (EnvelopeCodec; target "" when it had none)
  * </pre>
- * The message id is not in the record (version 3 envelopes carry none): it is the dead-letter hash field the
- * record is stored under, and the reader is given it. The envelope may be of any version {@link EnvelopeCodec}
- * reads (docs/storage-formats.md).
+ * The message id is not in the record (the envelope carries none): it is the dead-letter hash field the record is
+ * stored under, and the reader is given it. The envelope is in its wire form (dead letters are not interned). Format
+ * specification: docs/storage-formats.md.
  */
 public final class DeadLetterCodec {
 

@@ -4,8 +4,8 @@ import io.github.redisdelaybridge.message.Envelope;
 import java.util.Objects;
 
 /**
- * Binary, versioned encoding of an {@link Envelope} for storage in Redis. The writer uses version 3; the
- * reader also reads versions 1 and 2 ({@link LegacyEnvelopeReader}; their layout: docs/storage-formats.md).
+ * Binary, versioned encoding of an {@link Envelope} for storage in Redis: version 3 (docs/storage-formats.md has it with
+ * the other stored forms).
  *
  * <p><b>Version 3, wire form</b>: what this class writes and reads. A varint is unsigned LEB128 (7 bits a
  * byte, low group first, the high bit set on every byte but the last).
@@ -52,8 +52,6 @@ import java.util.Objects;
 public final class EnvelopeCodec {
 
     static final int MAGIC = 0xDB;
-    static final int VERSION_RAW_HEADERS = 1;
-    static final int VERSION_TYPED_HEADERS = 2;
     static final int VERSION_COMPACT = 3;
     /** Set in byte 1 of version 3's stored form (target and origin stem interned): only ever inside Redis. */
     static final int STORED_FORM_BIT = 0x80;
@@ -89,11 +87,9 @@ public final class EnvelopeCodec {
             throw new IllegalArgumentException("not an envelope: first byte 0x" + Integer.toHexString(magic));
         }
         int version = in.unsignedByte();
-        return switch (version) {
-            case VERSION_RAW_HEADERS, VERSION_TYPED_HEADERS -> LegacyEnvelopeReader.read(messageId, version, encoded);
-            case VERSION_COMPACT -> CompactEnvelopeReader.read(messageId, in);
-            default -> throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads "
-                    + VERSION_RAW_HEADERS + ", " + VERSION_TYPED_HEADERS + " and " + VERSION_COMPACT + ")");
-        };
+        if (version != VERSION_COMPACT) {
+            throw new IllegalArgumentException("unsupported envelope version " + version + " (this bridge reads " + VERSION_COMPACT + ")");
+        }
+        return CompactEnvelopeReader.read(messageId, in);
     }
 }

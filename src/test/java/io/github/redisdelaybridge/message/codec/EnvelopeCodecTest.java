@@ -6,112 +6,79 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Round trips through the current writer (version 3) and through the previous release's (versions 1 and 2,
- * whose records are still in Redis after an upgrade and must still be read), and what is refused.
+ * Round trips through the writer (version 3), and what the reader refuses.
  */
 class EnvelopeCodecTest {
 
-    enum Writer {
-        CURRENT {
-            @Override
-            byte[] encode(Envelope envelope) {
-                return EnvelopeCodec.encode(envelope);
-            }
-        },
-        PREVIOUS_RELEASE {
-            @Override
-            byte[] encode(Envelope envelope) {
-                return PreviousReleaseEnvelopes.encode(envelope);
-            }
-        };
+    // --- round trips ------------------------------------------------------------------------------------------
 
-        abstract byte[] encode(Envelope envelope);
-
-        Envelope roundTrip(Envelope envelope) {
-            return EnvelopeCodec.decode(envelope.messageId(), encode(envelope));
-        }
-    }
-
-    // --- round trips, both writers ---------------------------------------------------------------------------
-
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripKeepsEveryField(Writer writer) {
+    @Test
+    void roundTripKeepsEveryField() {
         Envelope envelope = new Envelope("order-1", "kafka:orders.expired", "kafka:delay.inbound/0@42", bytes("key-1"),
                 List.of(MessageHeader.text("trace", "abc"), MessageHeader.text("tenant", "t1")),
                 Map.of("content-type", "application/json", "priority", "5"), bytes("{\"order\":1}"));
 
-        assertThat(writer.roundTrip(envelope)).isEqualTo(envelope);
+        assertThat(roundTrip(envelope)).isEqualTo(envelope);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfNullKey(Writer writer) {
-        Envelope decoded = writer.roundTrip(envelope(null, List.of(), bytes("body")));
+    @Test
+    void roundTripOfNullKey() {
+        Envelope decoded = roundTrip(envelope(null, List.of(), bytes("body")));
 
         assertThat(decoded.key()).isNull();
         assertThat(decoded.body()).isEqualTo(bytes("body"));
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfEmptyKeyIsNotConfusedWithNullKey(Writer writer) {
-        assertThat(writer.roundTrip(envelope(new byte[0], List.of(), bytes("body"))).key()).isEmpty();
+    @Test
+    void roundTripOfEmptyKeyIsNotConfusedWithNullKey() {
+        assertThat(roundTrip(envelope(new byte[0], List.of(), bytes("body"))).key()).isEmpty();
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfEmptyBody(Writer writer) {
-        assertThat(writer.roundTrip(envelope(bytes("k"), List.of(), new byte[0])).body()).isEmpty();
+    @Test
+    void roundTripOfEmptyBody() {
+        assertThat(roundTrip(envelope(bytes("k"), List.of(), new byte[0])).body()).isEmpty();
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfNullBodyKeepsTheTombstone(Writer writer) {
-        Envelope decoded = writer.roundTrip(envelope(bytes("k"), List.of(), null));
+    @Test
+    void roundTripOfNullBodyKeepsTheTombstone() {
+        Envelope decoded = roundTrip(envelope(bytes("k"), List.of(), null));
 
         assertThat(decoded.body()).isNull();
         assertThat(decoded.key()).isEqualTo(bytes("k"));
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfATombstoneWithoutKeyOrHeaders(Writer writer) {
+    @Test
+    void roundTripOfATombstoneWithoutKeyOrHeaders() {
         Envelope tombstone = envelope(null, List.of(), null);
 
-        assertThat(writer.roundTrip(tombstone)).isEqualTo(tombstone);
+        assertThat(roundTrip(tombstone)).isEqualTo(tombstone);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfEveryByteValueInKeyBodyAndHeader(Writer writer) {
+    @Test
+    void roundTripOfEveryByteValueInKeyBodyAndHeader() {
         byte[] allBytes = new byte[256];
         for (int i = 0; i < 256; i++) {
             allBytes[i] = (byte) i;
         }
         byte[] reversed = reverse(allBytes);
 
-        Envelope decoded = writer.roundTrip(envelope(reversed, List.of(new MessageHeader("raw", allBytes)), allBytes));
+        Envelope decoded = roundTrip(envelope(reversed, List.of(new MessageHeader("raw", allBytes)), allBytes));
 
         assertThat(decoded.key()).isEqualTo(reversed);
         assertThat(decoded.body()).isEqualTo(allBytes);
         assertThat(decoded.headers().get(0).value()).isEqualTo(allBytes);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfLargeRandomBodyKeyAndHeader(Writer writer) {
+    @Test
+    void roundTripOfLargeRandomBodyKeyAndHeader() {
         Random random = new Random(7);
         byte[] body = new byte[1024 * 1024 + 3];
         byte[] key = new byte[70_000];
@@ -120,67 +87,61 @@ class EnvelopeCodecTest {
         random.nextBytes(key);
         random.nextBytes(header);
 
-        Envelope decoded = writer.roundTrip(envelope(key, List.of(new MessageHeader("big", header)), body));
+        Envelope decoded = roundTrip(envelope(key, List.of(new MessageHeader("big", header)), body));
 
         assertThat(decoded.body()).isEqualTo(body);
         assertThat(decoded.key()).isEqualTo(key);
         assertThat(decoded.headers().get(0).value()).isEqualTo(header);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripKeepsNullHeaderValuesApartFromEmptyOnes(Writer writer) {
+    @Test
+    void roundTripKeepsNullHeaderValuesApartFromEmptyOnes() {
         List<MessageHeader> headers = List.of(new MessageHeader("none", null), new MessageHeader("empty", new byte[0]));
 
-        List<MessageHeader> decoded = writer.roundTrip(envelope(null, headers, bytes("b"))).headers();
+        List<MessageHeader> decoded = roundTrip(envelope(null, headers, bytes("b"))).headers();
 
         assertThat(decoded.get(0).value()).isNull();
         assertThat(decoded.get(1).value()).isEmpty();
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripKeepsRepeatedHeaderNamesInArrivalOrder(Writer writer) {
+    @Test
+    void roundTripKeepsRepeatedHeaderNamesInArrivalOrder() {
         List<MessageHeader> headers = List.of(
                 MessageHeader.text("hop", "1"), MessageHeader.text("other", "x"),
                 MessageHeader.text("hop", "2"), MessageHeader.text("hop", "3"));
 
-        assertThat(writer.roundTrip(envelope(null, headers, bytes("b"))).headers()).containsExactlyElementsOf(headers);
+        assertThat(roundTrip(envelope(null, headers, bytes("b"))).headers()).containsExactlyElementsOf(headers);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripKeepsProperties(Writer writer) {
+    @Test
+    void roundTripKeepsProperties() {
         Map<String, String> properties = Map.of("content-type", "text/plain; charset=utf-8", "", "empty name", "empty value", "");
         Envelope envelope = new Envelope("id", "kafka:t", "o", null, List.of(), properties, bytes("b"));
 
-        assertThat(writer.roundTrip(envelope).properties()).isEqualTo(properties);
+        assertThat(roundTrip(envelope).properties()).isEqualTo(properties);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripOfUnicodeIdsTargetOriginAndHeaderNames(Writer writer) {
+    @Test
+    void roundTripOfUnicodeIdsTargetOriginAndHeaderNames() {
         Envelope envelope = new Envelope("заказ-7-注文-🚀", "kafka:t", "rabbitmq:queue-ü/1", null,
                 List.of(MessageHeader.text("ключ-🔑", "значение")), Map.of("名前", "値 ✓"), bytes("b"));
 
-        assertThat(writer.roundTrip(envelope)).isEqualTo(envelope);
+        assertThat(roundTrip(envelope)).isEqualTo(envelope);
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void roundTripKeepsOriginsWithAndWithoutATrailingNumber(Writer writer) {
+    @Test
+    void roundTripKeepsOriginsWithAndWithoutATrailingNumber() {
         for (String origin : List.of("kafka:delay.inbound/0@42", "kafka:t/3@0", "kafka:t/3@9223372036854775807", "rabbitmq:orders",
                 "rabbitmq:q-007", "", "0", "redis")) {
             Envelope envelope = new Envelope("id", "kafka:t", origin, null, List.of(), Map.of(), bytes("b"));
 
-            assertThat(writer.roundTrip(envelope).origin()).as(origin).isEqualTo(origin);
+            assertThat(roundTrip(envelope).origin()).as(origin).isEqualTo(origin);
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Writer.class)
-    void randomlyDamagedInputDecodesOrFailsOnlyWithIllegalArgumentException(Writer writer) {
-        byte[] valid = writer.encode(new Envelope("id-1", "kafka:t", "kafka:in/0@1", bytes("key"),
+    @Test
+    void randomlyDamagedInputDecodesOrFailsOnlyWithIllegalArgumentException() {
+        byte[] valid = EnvelopeCodec.encode(new Envelope("id-1", "kafka:t", "kafka:in/0@1", bytes("key"),
                 List.of(MessageHeader.text("h", "v"), new MessageHeader("n", null), MessageHeader.amqp("typed", 5)),
                 Map.of("p", "q"), bytes("body")));
         Random random = new Random(1234);
@@ -294,7 +255,7 @@ class EnvelopeCodecTest {
         assertRejected(encoded, "exceeds 63 bits");
     }
 
-    // --- versions 1 and 2, and what every version refuses ------------------------------------------------------
+    // --- what is not version 3 ------------------------------------------------------------------------------------
 
     @Test
     void rejectsWrongMagic() {
@@ -306,7 +267,7 @@ class EnvelopeCodecTest {
 
     @Test
     void rejectsUnknownVersions() {
-        for (int version : new int[] {0, 4, 0x43, 0x7F}) {
+        for (int version : new int[] {0, 1, 2, 4, 0x43, 0x7F}) {
             byte[] encoded = EnvelopeCodec.encode(envelope(null, List.of(), bytes("b")));
             encoded[1] = (byte) version;
 
@@ -319,47 +280,6 @@ class EnvelopeCodecTest {
         assertRejected(new byte[0], "corrupt envelope");
     }
 
-    @Test
-    void previousReleaseRecordsAreRefusedWhenTruncatedAnywhere() {
-        byte[] encoded = previousReleaseEncoding();
-        for (int length = 0; length < encoded.length; length++) {
-            assertRejected(Arrays.copyOf(encoded, length), "");
-        }
-    }
-
-    @Test
-    void previousReleaseRecordsWithTrailingBytesAreRefused() {
-        byte[] encoded = previousReleaseEncoding();
-
-        assertRejected(Arrays.copyOf(encoded, encoded.length + 1), "trailing bytes");
-    }
-
-    @Test
-    void previousReleaseRecordsWithANegativeLengthOtherThanNullAreRefused() {
-        // magic, version, then a message id of length -2
-        byte[] encoded = ByteBuffer.allocate(6).put((byte) 0xDB).put((byte) 1).putInt(-2).array();
-
-        assertRejected(encoded, "length -2");
-    }
-
-    @Test
-    void previousReleaseRecordsWithNullWhereTextIsRequiredAreRefused() {
-        byte[] encoded = ByteBuffer.allocate(6).put((byte) 0xDB).put((byte) 1).putInt(-1).array();
-
-        assertRejected(encoded, "text field is null");
-    }
-
-    @Test
-    void previousReleaseRecordsWithAnImpossibleHeaderCountAreRefused() {
-        Envelope envelope = envelope(null, List.of(), new byte[0]);
-        byte[] encoded = PreviousReleaseEnvelopes.encode(envelope);
-        // the header count directly follows id, target, origin (texts) and the null key
-        int headerCountAt = 2 + textLength(envelope.messageId()) + textLength(envelope.target()) + textLength(envelope.origin()) + 4;
-        ByteBuffer.wrap(encoded).putInt(headerCountAt, Integer.MAX_VALUE);
-
-        assertRejected(encoded, "count " + Integer.MAX_VALUE);
-    }
-
     private static void assertRejected(byte[] encoded, String messagePart) {
         assertThatThrownBy(() -> EnvelopeCodec.decode("id-1", encoded))
                 .as("decoding %d bytes", encoded.length)
@@ -367,17 +287,12 @@ class EnvelopeCodecTest {
                 .hasMessageContaining(messagePart);
     }
 
-    private static byte[] previousReleaseEncoding() {
-        return PreviousReleaseEnvelopes.encode(new Envelope("id-1", "kafka:t", "kafka:in/0@1", bytes("key"),
-                List.of(MessageHeader.text("h", "v"), new MessageHeader("n", null)), Map.of("p", "q"), bytes("body")));
+    private static Envelope roundTrip(Envelope envelope) {
+        return EnvelopeCodec.decode(envelope.messageId(), EnvelopeCodec.encode(envelope));
     }
 
     private static Envelope envelope(byte[] key, List<MessageHeader> headers, byte[] body) {
         return new Envelope("id-1", "kafka:target", "kafka:in/0@1", key, headers, Map.of(), body);
-    }
-
-    private static int textLength(String text) {
-        return 4 + text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static byte[] reverse(byte[] bytes) {
