@@ -27,6 +27,9 @@ final class HostileHeaderSets {
     /** Arabic-Indic, extended Arabic-Indic, Devanagari, fullwidth and mathematical bold digits: all digits to Character.isDigit. */
     private static final String[] FOREIGN_ZEROS = {"\u0660", "\u06F0", "\u0966", "\uFF10", "\uD835\uDFCE"};
 
+    /** Random characters made for one value at most; a longer value repeats them. */
+    private static final int BLOCK = 1_000;
+
     private final Random random;
 
     HostileHeaderSets(long seed) {
@@ -110,11 +113,16 @@ final class HostileHeaderSets {
     }
 
     private String digits(int length) {
-        char[] digits = new char[length];
-        for (int i = 0; i < length; i++) {
+        char[] digits = new char[Math.min(length, BLOCK)];
+        for (int i = 0; i < digits.length; i++) {
             digits[i] = (char) ('0' + random.nextInt(10));
         }
-        return new String(digits);
+        return stretch(new String(digits), length);
+    }
+
+    /** A long text as a random block repeated: as hostile to a parser, and far cheaper to make than all random. */
+    private static String stretch(String block, int length) {
+        return block.length() >= length ? block : block.repeat(length / block.length() + 1).substring(0, length);
     }
 
     private char letter() {
@@ -122,12 +130,12 @@ final class HostileHeaderSets {
     }
 
     private String signsAndSeparators(int length) {
-        char[] text = new char[length];
-        for (int i = 0; i < length; i++) {
+        char[] text = new char[Math.min(length, BLOCK)];
+        for (int i = 0; i < text.length; i++) {
             // mostly digits, so that runs of them sit between the signs and separators
             text[i] = random.nextInt(4) == 0 ? "+-.,".charAt(random.nextInt(4)) : (char) ('0' + random.nextInt(10));
         }
-        return new String(text);
+        return stretch(new String(text), length);
     }
 
     private String duration() {
@@ -158,10 +166,11 @@ final class HostileHeaderSets {
         String zero = FOREIGN_ZEROS[random.nextInt(FOREIGN_ZEROS.length)];
         int base = zero.codePointAt(0);
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < length; i++) {
+        for (int i = 0; i < Math.min(length, BLOCK); i++) {
             text.appendCodePoint(random.nextInt(5) == 0 ? '0' + random.nextInt(10) : base + random.nextInt(10));
         }
-        return random.nextBoolean() ? text.toString() : text + "x";
+        String digits = text.toString().repeat(Math.max(1, length / BLOCK));
+        return random.nextBoolean() ? digits : digits + "x";
     }
 
     private String withControlCharacters(String text) {
