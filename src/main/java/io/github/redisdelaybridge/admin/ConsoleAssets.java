@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.admin;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
 
@@ -11,17 +12,27 @@ import org.apache.camel.Exchange;
  */
 public final class ConsoleAssets {
 
-    /** Only these names are served: a path never reaches the class path lookup, so no other resource can be read. */
-    private static final Map<String, String> FILES = Map.of(
-            "index.html", "text/html; charset=utf-8",
-            "console.css", "text/css; charset=utf-8",
-            "console.js", "text/javascript; charset=utf-8");
+    /**
+     * Only these names are served: a path never reaches the class path lookup, so no other resource can be read. The
+     * script is ES modules, one per panel, that {@code console.js} imports: a module added there must be listed here.
+     */
+    private static final List<String> FILES = List.of("index.html", "console.css",
+            "console.js", "api.js", "dom.js", "format.js", "stats.js", "histogram.js", "lateness.js", "messages.js", "dead-letters.js");
+
+    /** By extension; JavaScript as {@code text/javascript}, the type a browser requires of a module script. */
+    private static final Map<String, String> CONTENT_TYPES = Map.of(
+            "html", "text/html; charset=utf-8",
+            "css", "text/css; charset=utf-8",
+            "js", "text/javascript; charset=utf-8");
 
     private final Map<String, StaticFile> files;
 
     public ConsoleAssets() {
         Map<String, StaticFile> loaded = new HashMap<>();
-        FILES.forEach((name, contentType) -> loaded.put(name, StaticFile.load("/console/" + name, contentType)));
+        for (String name : FILES) {
+            String contentType = CONTENT_TYPES.get(name.substring(name.lastIndexOf('.') + 1));
+            loaded.put(name, StaticFile.load("/console/" + name, contentType));
+        }
         this.files = Map.copyOf(loaded);
     }
 

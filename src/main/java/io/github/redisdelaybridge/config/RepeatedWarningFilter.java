@@ -13,7 +13,7 @@ import org.slf4j.Marker;
 /**
  * Bounds the warnings that broker clients repeat while a broker is unreachable: Kafka's network client writes two lines
  * per client per reconnect attempt (about every second), Spring's listener container one per consumer per recovery
- * attempt; a bridge started before its brokers wrote about ten lines a second. Of each such warning (same logger, same
+ * attempt; unfiltered, a bridge started before its brokers writes about ten lines a second. Of each such warning (same logger, same
  * text but for its numbers) one line per interval gets through; when it next gets through, a line of this filter's own
  * says how many were held back. Other loggers and levels below WARN pass untouched. Configured in logback.xml.
  */

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RetryWarnings {
 
-    /** Under the decision's own logger, where a retry was always logged. */
+    /** Under the decision's own logger, so that a log level set for {@link RetryOrDeadLetter} covers its retries too. */
     private static final Logger LOG = LoggerFactory.getLogger(RetryOrDeadLetter.class);
     static final long INTERVAL_MS = 10_000;
 

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * The bridge's own per-instance metrics, next to Camel's, the JVM's and the broker clients' in /observe/metrics
  * (Prometheus names get the {@code bridge_} prefix, {@code _total} for counters, {@code _seconds} for timers), so that
  * for example {@code bridge_cancels_total{outcome="in-flight",via="message"}} can be alerted on. Every label has a fixed,
- * small set of values (reasons, outcomes, broker kinds, script names): none grows with traffic. docs/operations.md (Observe) lists
+ * small set of values (reasons, outcomes, broker kinds, script names): none grows with traffic. docs/observe.md lists
  * them all. Cancel and reschedule counts are also summed up for {@code GET /api/stats}. Counts are per instance, since it
  * started. The cluster-wide gauges read from Redis are {@link ClusterGauges}'.
  */

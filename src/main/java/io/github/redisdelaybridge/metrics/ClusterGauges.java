@@ -34,7 +34,7 @@ public final class ClusterGauges {
         this.timeoutMs = timeoutMs;
     }
 
-    /** Registers the gauges (names in docs/operations.md (Observe)). */
+    /** Registers the gauges (names in docs/observe.md). */
     public ClusterGauges register(MeterRegistry registry) {
         gauge(registry, "bridge.messages.pending", "messages waiting in Redis for their due time (all instances)", StoreGauges::pending);
         gauge(registry, "bridge.messages.in.flight", "messages claimed by an instance (leased) and not yet settled (all instances)",

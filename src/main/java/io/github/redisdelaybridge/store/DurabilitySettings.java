@@ -44,7 +44,7 @@ public record DurabilitySettings(int waitReplicas, LocalFsync localFsync, long w
         }
     }
 
-    /** Today's behaviour before these settings: acknowledged once the master has the writes in memory. */
+    /** No barrier: acknowledged once the master has the writes in memory (no replica, no fsync waited for). */
     public static DurabilitySettings memoryOnly() {
         return new DurabilitySettings(0, LocalFsync.FALSE, 1_000);
     }

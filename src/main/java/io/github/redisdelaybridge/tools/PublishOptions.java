@@ -79,7 +79,7 @@ final class PublishOptions {
         return o;
     }
 
-    /** --broker, or RabbitMQ when --rabbitmq names its address (as before --broker existed). */
+    /** --broker; without it, RabbitMQ when --rabbitmq names its address (an address says which broker is meant), else Kafka. */
     private static Broker broker(String option, boolean rabbitMqAddressGiven) {
         if (option == null) {
             return rabbitMqAddressGiven ? Broker.RABBITMQ : Broker.KAFKA;

@@ -14,7 +14,7 @@ import java.util.Set;
  *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending,
  *                         herd, scaleout, rabbitmq-ingest, rabbitmq-precision, rabbitmq-drain, hostile, processes (last,
  *                         so that it finds the in-JVM figures of the run to compare with)
- *   --scale F             multiply every message count by F (default 1 = the issue's counts)
+ *   --scale F             multiply every message count by F (default 1 = the counts of docs/benchmark.md)
  *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
  *   --kafka HOST:PORT     use this Kafka instead of an embedded broker
  *   --redis URI           use this Redis instead of a dedicated redis-server (memory/SLOWLOG then include others' data)
@@ -23,7 +23,7 @@ import java.util.Set;
  *                         quarter of a core (the machine is shared; the table records what they used)
  *   --repeat R            run ceiling, ingest and drain R times and report the best (default 3, 1 with --quick):
  *                         on a shared machine noise only ever slows a run down
- *   --precision-rate N    the steady rate of the precision scenario's headline step (default 2000, the issue's)
+ *   --precision-rate N    the steady rate of the precision scenario's headline step (default 2000, the rate of the precision target)
  *   --no-warmup           skip the JIT warm-up (an untimed ingest and drain of 50,000 messages) before measuring
  *   --redis-priority P    realtime (default): the benchmark's own redis-server processes run at real-time CPU
  *                         priority (RedisCpuPriority), as on a host of their own; normal: as started

@@ -18,8 +18,8 @@ final class BridgeJob {
         try (ArrivalRecorder arrivals = new ArrivalRecorder(env.bootstrap, target, 6, dueAt -> true)) {
             Thread.sleep(2_000); // let the bridge's consumer join its group
             // the rate counts from the first send, which waits for the new topic's metadata: fetched here, outside the job. The
-            // line below says how long that and the publishing took, since the job takes about a second and one slow step shows
-            // (session 9: 23,202 msg/s in one full run, 53,362 and 69,156 in the ones before and after it)
+            // line below says how long that and the publishing took, since the job takes about a second and one slow step can
+            // halve its rate (docs/benchmark.md, "Reading the results")
             long metadataStart = System.currentTimeMillis();
             env.producer().partitionsFor(in);
             long metadataMs = System.currentTimeMillis() - metadataStart;

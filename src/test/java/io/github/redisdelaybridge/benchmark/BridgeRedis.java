@@ -79,8 +79,8 @@ interface BridgeRedis {
      * Deletes (UNLINK, so large keys go in the background) every key under a prefix, then waits until Redis
      * has freed them and handed the memory back to the system (MEMORY PURGE), so that one scenario's clean-up
      * does not run inside the next one's measurement: the precision scenario leaves about 2 million delivered
-     * ids behind, and a herd measured while they were being freed logged commands over 10 ms that it did not
-     * log in six runs on a settled Redis.
+     * ids behind, and a herd measured while they are being freed logs commands over 10 ms that it does not log on a
+     * settled Redis.
      */
     default void deleteKeys(String prefix) {
         List<String> found = new ArrayList<>();

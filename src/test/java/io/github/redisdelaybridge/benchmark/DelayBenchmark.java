@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * bin/benchmark: runs the scenarios of issue 6 against one Kafka and one Redis (started here unless given;
+ * bin/benchmark: runs the scenarios of docs/benchmark.md against one Kafka and one Redis (started here unless given;
  * scale-out also on a 3-master Redis Cluster it starts; processes also on a Kafka broker and a load generator in
  * processes of their own) and prints one table (also written to target/benchmark-results.md). Every figure is measured in the same
  * run as its references, so ratios compare like with like on this machine. Options: {@link BenchOptions}.
@@ -196,7 +196,7 @@ public final class DelayBenchmark {
         Runs<IngestScenario.Result> runs = repeated(setting.env(),
                 i -> IngestScenario.measure(setting.env(), setting.namePrefix() + "ingest-" + i, n, 1), IngestScenario.Result::committedRate);
         IngestScenario.Result r = runs.best();
-        table.add("1. ingest (1 instance, 60 s delay)" + setting.rowSuffix(), CAPACITY_TARGET,
+        table.add("ingest (1 instance, 60 s delay)" + setting.rowSuffix(), CAPACITY_TARGET,
                 String.format("%,.0f msg/s to committed upstream%s (stored: %,.0f) (%,d msgs; %,.0f sync offset commits, %.1f ms each; %s%s)",
                         r.committedRate(), setting.beside(r.committedRate(), ingestRate), r.storedRate(), n, r.commits(), r.commitLatencyMs(),
                         r.cpu(), runs(runs.rates())),
@@ -210,7 +210,7 @@ public final class DelayBenchmark {
         Runs<DrainScenario.Result> runs = repeated(setting.env(),
                 i -> DrainScenario.measure(setting.env(), setting.namePrefix() + "drain-" + i, n, 1), DrainScenario.Result::rate);
         DrainScenario.Result r = runs.best();
-        table.add("1. drain (1 instance, all due in one second)" + setting.rowSuffix(), CAPACITY_TARGET,
+        table.add("drain (1 instance, all due in one second)" + setting.rowSuffix(), CAPACITY_TARGET,
                 String.format("%,.0f msg/s%s (%,d msgs; %s%s)", r.rate(), setting.beside(r.rate(), drainRate), n, r.cpu(), runs(runs.rates())),
                 vsCeiling(r.rate(), ceiling));
         return r.rate();
@@ -260,23 +260,22 @@ public final class DelayBenchmark {
         table.add("ceiling: plain RabbitMQ consume-and-ack (" + channels + " channels, prefetch " + prefetch + ")", "reference",
                 String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
         double ratio = bridge / ceiling;
-        table.add("16.1 RabbitMQ ingest (1 instance, 60 s delay)", ">= 10,000 msg/s and >= 0.5x the RabbitMQ ceiling",
+        table.add("RabbitMQ ingest (1 instance, 60 s delay)", ">= 10,000 msg/s and >= 0.5x the RabbitMQ ceiling",
                 String.format("%,.0f msg/s stored (%,d msgs; %s)", bridge, n, cpu),
                 ResultTable.verdict(bridge >= 10_000 && ratio >= 0.5, String.format("%.2fx ceiling", ratio)));
     }
 
     /**
      * Untimed deliveries before the measured ones. No scenario before this one publishes to RabbitMQ, and the JIT compiler
-     * compiling that path took CPU the broker needs: 45-60% of the JVM's CPU in each measured run after one warm-up
-     * delivery (session 12), still 1.4 s of a 4.2 s delivery (session 15). In session 15 the compiler worked 9.2, 4.9 and
-     * 1.7 s in the first three warm-up deliveries, then 0.7-1.7 s in each of five more, no longer falling (the rest is
-     * the benchmark JVM's other code: the Kafka broker, Camel): three warm-up deliveries take what a warm-up can.
+     * compiling that path takes CPU the broker needs. Over eight deliveries the compiler works 9.2, 4.9 and 1.7 s in the
+     * first three, then 0.7-1.7 s in each of the rest without falling further (that is the benchmark JVM's other code: the
+     * Kafka broker, Camel): three warm-up deliveries take what a warm-up can (docs/benchmark.md, "The JIT warm-up").
      */
     private static final int RABBITMQ_DELIVERY_WARMUPS = 3;
 
     private void rabbitMqDrain(BenchEnvironment env) throws Exception {
-        // 100,000 messages: a delivery of 50,000 lasts about 4 s, and the broker's rate in so short a run varied by a
-        // quarter run to run (the plain publisher's 10,300-16,100 msg/s in session 15); over 12 s it varied by 8%
+        // 100,000 messages: a delivery of 50,000 lasts about 4 s, and the broker's rate in so short a run varies by a
+        // quarter run to run (the plain publisher's 10,300-16,100 msg/s); over 12 s it varies by 8%
         int n = options.count(100_000, 5_000);
         double ceiling = 0;
         double bridge = 0;
@@ -311,7 +310,7 @@ public final class DelayBenchmark {
         table.add("ceiling: plain RabbitMQ publish with confirms (one channel, persistent, mandatory, the bridge's headers)", "reference",
                 String.format("%,.0f msg/s (%,d msgs)", ceiling, n), "-");
         double ratio = bridge / ceiling;
-        table.add("16.2 RabbitMQ delivery (1 instance, all due in one second, to a queue)", ">= 0.8x the publish ceiling",
+        table.add("RabbitMQ delivery (1 instance, all due in one second, to a queue)", ">= 0.8x the publish ceiling",
                 String.format("%,.0f msg/s (%,d msgs; %s)", bridge, n, cpu), ResultTable.verdict(ratio >= 0.8, String.format("%.2fx ceiling", ratio)));
     }
 
@@ -321,20 +320,20 @@ public final class DelayBenchmark {
         // judged like the Kafka scenario, from the due time the bridge computed on storing the message (the delay counts from
         // there, README); the producer's view, which adds the wait in the queue and the batch, is reported beside it
         LatencyRecorder l = s.lateness();
-        table.add(String.format("16.1 RabbitMQ-inbound precision at %,d msg/s (1 s delay, %d s, Kafka target)", options.precisionRate(),
+        table.add(String.format("RabbitMQ-inbound precision at %,d msg/s (1 s delay, %d s, Kafka target)", options.precisionRate(),
                         stepMs / 1000), "p50 <= 5, p99 <= 25, max <= 250 ms, never early (as Kafka's)",
                 String.format("%s, early %d; %s (from the producer's publish + delay: %s); %s (%s)", l.summary("ms"), l.countBelow(0),
                         s.split(), s.fromIntendedDue().summary("ms"), s.warmup(), s.cpu()),
                 precisionVerdict(s.sent(), s.arrived(), l));
     }
 
-    /** MET, or MISSED with what a precision step missed of issue 6's bounds. */
+    /** MET, or MISSED with what a precision step missed of the precision target's bounds. */
     private static String precisionVerdict(long sent, long arrived, LatencyRecorder l) {
         List<String> missed = precisionMisses(sent, arrived, l);
         return ResultTable.verdict(missed.isEmpty(), String.join(", ", missed));
     }
 
-    /** What a precision step missed of issue 6's bounds (p50 <= 5, p99 <= 25, max <= 250 ms, never early); empty if it met them. */
+    /** What a precision step missed of the precision target's bounds (p50 <= 5, p99 <= 25, max <= 250 ms, never early); empty if it met them. */
     private static List<String> precisionMisses(long sent, long arrived, LatencyRecorder l) {
         List<String> missed = new ArrayList<>();
         if (arrived < sent) {
@@ -358,7 +357,7 @@ public final class DelayBenchmark {
     private void phases(BenchEnvironment env) throws Exception {
         int n = options.count(100_000, 5_000);
         for (DrainPhaseProbe.Phases p : DrainPhaseProbe.measure(env, n)) {
-            table.add("1. drain cycle breakdown: " + p.variant() + ", batch " + p.batch(), "diagnostic",
+            table.add("drain cycle breakdown: " + p.variant() + ", batch " + p.batch(), "diagnostic",
                     String.format("%,.0f msg/s; per cycle: claim %.1f, send %.1f, broker acks %.1f, acknowledge %.1f ms (%,d msgs)",
                             p.rate(), p.claimMs(), p.sendMs(), p.brokerAckMs(), p.redisAckMs(), p.count()), "-");
         }
@@ -379,7 +378,7 @@ public final class DelayBenchmark {
                 searchRates, precisionStepMs(), precisionWarmupMs());
         PrecisionScenario.Step s = r.target();
         LatencyRecorder l = s.lateness();
-        table.add(String.format("2. precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), precisionStepMs() / 1000) + setting.rowSuffix(),
+        table.add(String.format("precision at %,d msg/s (1 s delay, %d s)", options.precisionRate(), precisionStepMs() / 1000) + setting.rowSuffix(),
                 "p50 <= 5, p99 <= 25, max <= 250 ms, never early",
                 String.format("%s%s, early %d; of which due->sent (bridge) p50 %d / p99 %d, sent->received (Kafka) p50 %d / p99 %d; "
                                 + "%.0f inbound offset commits/s; %s (%s)", l.summary("ms"),
@@ -399,7 +398,7 @@ public final class DelayBenchmark {
             steps.append(String.format("%s%,d/s: p99 %d ms%s", steps.length() == 0 ? "" : "; ", step.rate(),
                     step.lateness().percentile(99), step.complete() ? "" : " (incomplete)"));
         }
-        table.add("2. highest steady rate with p99 <= 25 ms", "report",
+        table.add("highest steady rate with p99 <= 25 ms", "report",
                 String.format("%,d msg/s (steps: %s)", r.highestRateWithinP99(), steps), "-");
     }
 
@@ -414,11 +413,11 @@ public final class DelayBenchmark {
 
     private void cycle(BenchEnvironment env) throws Exception {
         long duration = options.quick() ? 6_000 : 15_000;
-        table.add("2. dispatch cycle at a steady rate (Dispatcher's loop replayed with timers)", "diagnostic",
+        table.add("dispatch cycle at a steady rate (Dispatcher's loop replayed with timers)", "diagnostic",
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, false), "-");
-        table.add("2. dispatch cycle at a steady rate, a bridge ingesting alongside", "diagnostic",
+        table.add("dispatch cycle at a steady rate, a bridge ingesting alongside", "diagnostic",
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, true), "-");
-        table.add("2. dispatch cycle at a steady rate, stored in bursts of 400 (one inbound poll batch)", "diagnostic",
+        table.add("dispatch cycle at a steady rate, stored in bursts of 400 (one inbound poll batch)", "diagnostic",
                 SteadyCycleProbe.measure(env, options.precisionRate(), duration, false, 400), "-");
     }
 
@@ -429,8 +428,8 @@ public final class DelayBenchmark {
         JobResult naive = NaivePollingReference.run(env, n, delay);
         JobResult bridge = BridgeJob.run(env, n, delay);
         String job = String.format(" (%,d msgs, %d s delay)", n, delay / 1000);
-        table.add("3. peer: " + redisson.system() + job, "reference", redisson.describe() + " (" + redisson.cpu() + ")", "-");
-        table.add("3. seeds' naive design: " + naive.system() + job, "reference", naive.describe() + " (" + naive.cpu() + ")",
+        table.add("peer: " + redisson.system() + job, "reference", redisson.describe() + " (" + redisson.cpu() + ")", "-");
+        table.add("naive design: " + naive.system() + job, "reference", naive.describe() + " (" + naive.cpu() + ")",
                 String.format("bridge %.1fx its rate", bridge.rate() / naive.rate()));
         double ratio = bridge.rate() / redisson.rate();
         boolean lowerP99 = bridge.lateness().percentile(99) < redisson.lateness().percentile(99);
@@ -439,7 +438,7 @@ public final class DelayBenchmark {
         if (ratio < 5) {
             detail += String.format("; %.0f%% short of 5x", 100 * (1 - ratio / 5));
         }
-        table.add("3. bridge on the same job" + job, ">= 5x Redisson's rate, lower p99 lateness",
+        table.add("bridge on the same job" + job, ">= 5x Redisson's rate, lower p99 lateness",
                 bridge.describe() + " (" + bridge.cpu() + ")", ResultTable.verdict(ratio >= 5 && lowerP99, detail));
     }
 
@@ -450,7 +449,7 @@ public final class DelayBenchmark {
         PendingScaleScenario.Result r = PendingScaleScenario.measure(env, small, large, samples);
         double ratio50 = r.claimLargeServerMicros().percentile(50) / (double) r.claimSmallServerMicros().percentile(50);
         double ratio99 = r.claimLargeServerMicros().percentile(99) / (double) r.claimSmallServerMicros().percentile(99);
-        table.add(String.format("4. claim latency, batch of %d, %,d vs %,d pending", PendingScaleScenario.CLAIM_BATCH, large, small),
+        table.add(String.format("claim latency, batch of %d, %,d vs %,d pending", PendingScaleScenario.CLAIM_BATCH, large, small),
                 "at 1M <= 2x at 10k",
                 String.format("in Redis (INFO commandstats): %,d pending %s; %,d pending %s. At the client: %,d pending p50 %d / p99 %d us; %,d pending "
                                 + "p50 %d / p99 %d us", small, r.claimSmallServerMicros().summary("us"), large, r.claimLargeServerMicros().summary("us"),
@@ -465,7 +464,7 @@ public final class DelayBenchmark {
         String versusPlain = Math.abs(overPlain) <= 3 ? String.format("equal to the plain layout's floor for these ids (%.0f)", kafka.plainBytesPerMessage())
                 : String.format("%.0f bytes %s the plain layout with these ids (%.0f)", Math.abs(overPlain), overPlain > 0 ? "above" : "below",
                         kafka.plainBytesPerMessage());
-        table.add("4. Redis memory per pending message (100-byte payload)", "<= 300 bytes (plain ZSET+HASH ~266)",
+        table.add("Redis memory per pending message (100-byte payload)", "<= 300 bytes (plain ZSET+HASH ~266)",
                 String.format("%.0f bytes at %,d pending (%.0f at %,d) with default Kafka ids (%d chars; plain ZSET+HASH, same ids: %.0f); "
                                 + "%.0f with %d-char ids (plain: %.0f); one stored payload: %d bytes (%d with the short ids) for the 100-byte body",
                         kafka.bytesPerMessage(), large, r.bytesPerMessageSmall(), small, kafka.idLength(), kafka.plainBytesPerMessage(),
@@ -489,26 +488,26 @@ public final class DelayBenchmark {
         List<ThunderingHerdScenario.Result> runs = measured.all();
         ThunderingHerdScenario.Result r = measured.best();
         String vsDrain = drainRate > 0 ? String.format("%.2fx the drain scenario's rate", r.drainRate() / drainRate) : "no drain run";
-        table.add(String.format("5. herd: %,d due in one millisecond, drain rate", n), "full drain throughput",
+        table.add(String.format("herd: %,d due in one millisecond, drain rate", n), "full drain throughput",
                 String.format("%,.0f msg/s (%s%s)", r.drainRate(), r.cpu(), runs(measured.rates())),
                 drainRate > 0 ? ResultTable.verdict(r.drainRate() >= 0.9 * drainRate, vsDrain) : vsDrain);
         int slowCommands = runs.stream().mapToInt(ThunderingHerdScenario.Result::slowCommands).sum();
         ThunderingHerdScenario.Result slowest = runs.stream().max(Comparator.comparingLong(ThunderingHerdScenario.Result::slowestMicros))
                 .orElseThrow();
         long longestPing = runs.stream().mapToLong(ThunderingHerdScenario.Result::longestPingMicros).max().orElse(0);
-        table.add("5. herd: commands slower than 10 ms (SLOWLOG)", "none",
+        table.add("herd: commands slower than 10 ms (SLOWLOG)", "none",
                 String.format("%d in %d run(s) (slowest %.1f ms: %s); longest PING stall %.1f ms", slowCommands, runs.size(),
                         slowest.slowestMicros() / 1000.0, slowest.slowest(), longestPing / 1000.0),
                 ResultTable.verdict(slowCommands == 0, ""));
         long busy = runs.stream().mapToLong(ThunderingHerdScenario.Result::busyReplies).sum();
-        table.add("5. herd: BUSY replies", "none", busy + " in " + runs.size() + " run(s)", ResultTable.verdict(busy == 0, ""));
+        table.add("herd: BUSY replies", "none", busy + " in " + runs.size() + " run(s)", ResultTable.verdict(busy == 0, ""));
         LatencyRecorder probes = r.probeLateness();
         boolean probesOk = r.probesArrived() >= ThunderingHerdScenario.PROBES && probes.max() <= 1_000 && probes.countBelow(0) == 0;
         StringBuilder everyRun = new StringBuilder();
         for (ThunderingHerdScenario.Result run : runs) {
             everyRun.append(everyRun.length() == 0 ? "" : ", ").append(String.format("%,d", run.probeLateness().max()));
         }
-        table.add("5. herd: " + ThunderingHerdScenario.PROBES + " probes due 1 s after the herd", "late by <= 1 s",
+        table.add("herd: " + ThunderingHerdScenario.PROBES + " probes due 1 s after the herd", "late by <= 1 s",
                 probes.summary("ms") + " in the fastest run" + (r.probesArrived() < ThunderingHerdScenario.PROBES ? ", only " + r.probesArrived()
                         + " arrived" : "") + (runs.size() > 1 ? "; max per run " + everyRun + " ms" : ""),
                 ResultTable.verdict(probesOk, ""));

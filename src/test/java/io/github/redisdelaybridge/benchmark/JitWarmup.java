@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>In the processes scenario the broker and the load generator are fresh JVMs of their own, compiling on the same two
  * cores: their compilers must have settled too (read with {@code jstat -compiler}). Counting this JVM's alone, that
- * scenario measured after one warm-up step while the load generator's CPU was still falling step to step (47% then 28%,
- * the broker's 55% then 44%: docs/benchmark.md, session 13).
+ * scenario would measure after one warm-up step while the load generator's CPU is still falling step to step (47% then 28%,
+ * the broker's 55% then 44%: docs/benchmark.md, "The JIT warm-up").
  */
 final class JitWarmup {
 

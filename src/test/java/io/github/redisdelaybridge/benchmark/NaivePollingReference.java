@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The seeds' naive design: ZADD each message (member = due time + sequence + payload, score = due time);
+ * The naive design a Redis delay queue starts from, as a reference: ZADD each message (member = due time + sequence + payload, score = due time);
  * a poller wakes every second, reads everything due with ZRANGEBYSCORE, and ZREMs each message on its
  * own round trip; a message whose ZREM returned 1 is delivered (here: handed to the consumer code, so no
  * Kafka cost is charged to it).
@@ -68,7 +68,7 @@ final class NaivePollingReference {
             if (lateness.count() < count) {
                 throw new IllegalStateException("naive: only " + lateness.count() + " of " + count + " delivered");
             }
-            JobResult result = new JobResult("naive ZRANGEBYSCORE + ZREM, 1 s poll", count, delayMs,
+            JobResult result = new JobResult("ZRANGEBYSCORE + ZREM, 1 s poll", count, delayMs,
                     count * 1000.0 / (lastDelivery.get() - start - delayMs), lateness, cpu.stop());
             System.out.printf("naive: enqueued %d in %d ms; %s, %s%n", count, enqueued - start, result.describe(), result.cpu());
             producer.del(key);

@@ -17,8 +17,8 @@ import java.util.Map;
  * messages (persistent, mandatory, one channel with publisher confirms, pipelined), from its first publish until the
  * last confirm. Same messages means the same bytes: the body, and the two headers the bridge adds with values of the
  * same length (the message ids the bridge run stores, a 13-digit due time). RabbitMQ's rate here falls with every byte
- * of a message: one-character header values, as this ceiling once used, let it publish about 25% faster than the
- * bridge's real headers do (docs/benchmark.md, session 8).
+ * of a message: one-character header values let it publish about 25% faster than the bridge's real headers do
+ * (docs/benchmark.md, "The RabbitMQ ceilings").
  */
 final class RabbitMqDrainScenario {
 

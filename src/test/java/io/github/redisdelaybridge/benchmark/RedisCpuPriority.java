@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
  * Redis on a host of its own would have.
  *
  * <p>Why: Redis, the broker, the bridge and the load generator share 2 cores here. At normal priority
- * Redis waited up to 40 ms for a CPU while busy JVM threads ran, and every command in progress then was
- * stretched: the herd's SLOWLOG listed a plain {@code ZRANGEBYSCORE ... LIMIT} (microseconds of work) at
+ * Redis waits up to 40 ms for a CPU while busy JVM threads run, and every command in progress then is
+ * stretched: the herd's SLOWLOG lists a plain {@code ZRANGEBYSCORE ... LIMIT} (microseconds of work) at
  * over 10 ms beside the claim and acknowledge scripts, with PING stalls of 30-40 ms in the same second.
  * SLOWLOG is meant to show long scripts (the failure of a peer that moves a whole herd in one call), not
- * the scheduler. With priority the same runs logged no command over 10 ms. {@code --redis-priority normal}
+ * the scheduler (docs/benchmark.md, "Redis at real-time priority"). {@code --redis-priority normal}
  * measures without it; a Redis given with {@code --redis} is never touched.
  */
 final class RedisCpuPriority {

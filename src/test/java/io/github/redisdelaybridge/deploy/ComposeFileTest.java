@@ -54,7 +54,7 @@ class ComposeFileTest {
 
     @Test
     void theBridgeHasAFixedInstanceIdSoARestartTakesItsPartitionsBack() {
-        // static group membership (docs/operations.md, Several instances): generated, the id would change with every start
+        // static group membership (docs/running.md, Several instances): generated, the id would change with every start
         String variable = SettingsCheck.environmentVariable("bridge.instance-id");
         assertThat((String) environment.get(variable)).isNotBlank().doesNotContain("$");
         assertThat(bridge).as("replicas of one service would share the id").doesNotContainKey("deploy");

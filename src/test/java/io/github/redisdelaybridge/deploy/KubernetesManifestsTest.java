@@ -139,7 +139,7 @@ class KubernetesManifestsTest {
 
     @Test
     void eachPodsInstanceIdIsItsNameUniqueAndStableAcrossRestarts() {
-        // static group membership (docs/operations.md, Several instances): a Deployment's pod names change with every pod
+        // static group membership (docs/running.md, Several instances): a Deployment's pod names change with every pod
         List<Map<String, Object>> env = at(container, "env");
         Map<String, Object> instanceId = env.stream().filter(v -> BridgeFacts.variables().get((String) v.get("name")) != null
                         && BridgeFacts.variables().get((String) v.get("name")).equals("bridge.instance-id"))

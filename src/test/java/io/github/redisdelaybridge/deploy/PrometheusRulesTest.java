@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * deploy/prometheus/alerts.yml is valid ({@code promtool check rules}), its tests pass ({@code promtool test rules}), each
- * alert is made to fire and then to clear by them, each is in docs/operations.md (Observe), and each metric it asks for is documented.
+ * alert is made to fire and then to clear by them, each is in docs/observe.md, and each metric it asks for is documented.
  * promtool must be installed (Debian's {@code prometheus} package): without it this test fails, it does not skip.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -73,7 +73,7 @@ class PrometheusRulesTest {
             List<Map<String, Object>> rules = YamlFiles.at(group, "rules");
             for (Map<String, Object> rule : rules) {
                 String alert = (String) rule.get("alert");
-                assertThat(document).as("docs/operations.md (Observe) names " + alert).contains("`" + alert + "`");
+                assertThat(document).as("docs/observe.md names " + alert).contains("`" + alert + "`");
                 Matcher metric = BRIDGE_METRIC.matcher((String) rule.get("expr"));
                 while (metric.find()) {
                     String name = metric.group().replaceAll("_(bucket|count|sum)$", "");

@@ -18,12 +18,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,6 +68,8 @@ class ConsoleBrowserTest {
      */
     private static final Path SCREENSHOT = Path.of(System.getProperty("console.screenshot", "target/console.png"));
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** A static import of another of the console's modules: {@code from './name.js'}. */
+    private static final Pattern IMPORT = Pattern.compile("from '\\./([a-z-]+\\.js)'");
 
     private static KafkaTestClient kafka;
     private static BridgeInstance bridge;
@@ -213,18 +221,32 @@ class ConsoleBrowserTest {
         AdminApiClient anyone = new AdminApiClient(baseUri, null);
 
         Response page = anyone.get("/console/");
-        Response script = anyone.get("/console/console.js");
         Response styles = anyone.get("/console/console.css");
 
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.raw().headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
         assertThat(page.raw().headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
                 assertThat(policy).contains("script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"));
-        assertThat(page.text()).contains("<script src=\"console.js\"").doesNotContain("http://", "https://");
-        assertThat(script.status()).isEqualTo(200);
-        assertThat(script.raw().headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
-        assertThat(script.text().replace("'http://www.w3.org/2000/svg'", "")).as("no HTML parsing, nothing from elsewhere")
-                .doesNotContain("innerHTML", "http://", "https://");
+        assertThat(page.text()).contains("<script type=\"module\" src=\"console.js\"").doesNotContain("http://", "https://");
+        // the page's module and every module it imports, followed import by import: each is served, as JavaScript
+        Set<String> modules = new TreeSet<>();
+        Deque<String> toRead = new ArrayDeque<>(List.of("console.js"));
+        while (!toRead.isEmpty()) {
+            String module = toRead.pop();
+            if (!modules.add(module)) {
+                continue;
+            }
+            Response script = anyone.get("/console/" + module);
+            assertThat(script.status()).as(module).isEqualTo(200);
+            assertThat(script.raw().headers().firstValue("Content-Type")).as(module).hasValue("text/javascript; charset=utf-8");
+            assertThat(script.text().replace("'http://www.w3.org/2000/svg'", "")).as(module + ": no HTML parsing, nothing from elsewhere")
+                    .doesNotContain("innerHTML", "http://", "https://");
+            Matcher imported = IMPORT.matcher(script.text());
+            while (imported.find()) {
+                toRead.push(imported.group(1));
+            }
+        }
+        assertThat(modules).as("the console's modules").hasSizeGreaterThan(1);
         assertThat(styles.status()).isEqualTo(200);
         assertThat(anyone.get("/console").status()).as("redirected to /console/").isEqualTo(308);
         for (String other : List.of("/console/nope.js", "/console/..%2Fopenapi%2Fadmin-api.json", "/console/logback.xml")) {

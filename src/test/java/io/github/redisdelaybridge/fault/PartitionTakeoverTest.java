@@ -29,7 +29,7 @@ class PartitionTakeoverTest {
     private static final int PARTITIONS = 6;
     /** The shipped bridge.kafka.session-timeout-ms. */
     private static final long SESSION_TIMEOUT_MS = 15_000;
-    /** What docs/operations.md promises beyond the session timeout (a heartbeat and a rebalance, about 5 s), and slack for a loaded machine. */
+    /** What docs/running.md promises beyond the session timeout (a heartbeat and a rebalance, about 5 s), and slack for a loaded machine. */
     private static final long TAKEOVER_MARGIN_MS = 10_000;
 
     @Test

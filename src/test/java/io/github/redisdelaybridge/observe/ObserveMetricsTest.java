@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Scrapes /observe/metrics of a running bridge (Kafka and RabbitMQ, the local Redis) after a known workload: every metric
- * of docs/operations.md (Observe)'s table is there with its documented type, every {@code bridge_} metric there is documented, and the
+ * of docs/observe.md's table is there with its documented type, every {@code bridge_} metric there is documented, and the
  * values are what the workload makes them: 100 messages due in an hour are pending and due within the hour, none overdue.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
