@@ -139,7 +139,9 @@ public final class DelayRequestValidator {
         Optional<MessageHeader> header = message.lastHeader(HeaderNames.MESSAGE_ID);
         if (header.isEmpty()) {
             // an AMQP message-id is the producer's choice too
-            refuseGeneratedForm(message.properties().get(AmqpProperties.MESSAGE_ID), AmqpProperties.MESSAGE_ID);
+            String amqpMessageId = message.properties().get(AmqpProperties.MESSAGE_ID);
+            refuseGeneratedForm(amqpMessageId, AmqpProperties.MESSAGE_ID);
+            refuseControlCharacters(amqpMessageId, AmqpProperties.MESSAGE_ID);
             return message.defaultMessageId();
         }
         String id = text(message, HeaderNames.MESSAGE_ID, HeaderNames.MAX_MESSAGE_ID_BYTES, DeadLetterReason.INVALID_MESSAGE_ID)
@@ -149,7 +151,25 @@ public final class DelayRequestValidator {
                     "x-message-id must be 1 to " + HeaderNames.MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text, not blank");
         }
         refuseGeneratedForm(id, HeaderNames.MESSAGE_ID);
+        refuseControlCharacters(id, HeaderNames.MESSAGE_ID);
         return id;
+    }
+
+    /**
+     * An id is printable text: it names the message in logs, the admin API's paths and the console, where a line break or
+     * an escape sequence would forge a line or a screen.
+     */
+    private static void refuseControlCharacters(String id, String from) throws Rejection {
+        if (id == null) {
+            return;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID, String.format("%s holds the control character U+%04X at"
+                        + " character %d; an id must be printable text", from, (int) c, i));
+            }
+        }
     }
 
     /** A producer's id never names a generated one (another producer's message): {@link GeneratedIds}. */

@@ -264,6 +264,18 @@ class DelayRequestValidatorTest {
     }
 
     @Test
+    void messageIdWithAControlCharacterIsInvalidSoThatItCannotForgeALogLine() {
+        for (String id : List.of("order-1\n12:00:00.000 INFO admin write", "order-1\rX", "order-\u001b[31m", "order\u00851",
+                "order\u20281", "a\u0000b", "tab\there")) {
+            Rejection rejection = rejected(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", id)));
+            assertThat(rejection.reason()).as(id).isEqualTo(DeadLetterReason.INVALID_MESSAGE_ID);
+            assertThat(rejection.detail()).as(id).contains("control character").doesNotContain("\n", "\r", "\u001b");
+        }
+        assertThat(accepted(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", "bestellung/42 ü"))).messageId())
+                .isEqualTo("bestellung/42 ü");
+    }
+
+    @Test
     void messageIdLongerThan512BytesIsInvalid() {
         String id = "ü".repeat(256) + "x"; // 513 bytes in 257 characters
 
