@@ -4,13 +4,13 @@ import io.github.redisdelaybridge.message.AmqpProperties;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.Excerpt;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.ScheduleRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +21,16 @@ import java.util.Optional;
  * delay headers, the target and the message id; never throws for bad input. A message with an
  * {@code x-control} header is a control request instead (cancel or reschedule the message named by
  * its {@code x-message-id}); its body, key, target and other headers are ignored.
+ *
+ * <p>Every header it reads is first held to its limit in bytes ({@link HeaderNames#MAX_DUE_TIME_BYTES} and the others),
+ * before it is decoded or parsed: the time to decide a message does not grow with what a producer puts in a header, so
+ * one record cannot hold its partition. A control message is not held to the payload limit: only its short headers are
+ * read, and its body is dropped.
  */
 public final class DelayRequestValidator {
 
-    static final int MAX_MESSAGE_ID_BYTES = 512;
+    /** Characters of an unexpected exception's message kept in a detail. */
+    private static final int MAX_UNEXPECTED_CHARS = 200;
 
     private final DueTimeParser dueTimeParser;
     private final TargetChecks targetChecks;
@@ -59,7 +65,8 @@ public final class DelayRequestValidator {
         } catch (RuntimeException unexpected) {
             // Never let one odd record stop the consumer: it would be polled again and again.
             return new ValidatedMessage.Rejected(message, new Rejection(DeadLetterReason.INVALID_MESSAGE,
-                    "unexpected " + unexpected.getClass().getSimpleName() + ": " + unexpected.getMessage()));
+                    "unexpected " + unexpected.getClass().getSimpleName() + ": "
+                            + Excerpt.of(String.valueOf(unexpected.getMessage()), MAX_UNEXPECTED_CHARS)));
         }
     }
 
@@ -83,7 +90,7 @@ public final class DelayRequestValidator {
     }
 
     private ControlRequest toControl(InboundMessage message) throws Rejection {
-        String action = text(message, HeaderNames.CONTROL, DeadLetterReason.INVALID_CONTROL).orElseThrow().strip();
+        String action = text(message, HeaderNames.CONTROL, HeaderNames.MAX_CONTROL_BYTES, DeadLetterReason.INVALID_CONTROL).orElseThrow().strip();
         if (action.equalsIgnoreCase(ControlRequest.CANCEL)) {
             return new ControlRequest.Cancel(controlledMessageId(message, ControlRequest.CANCEL));
         }
@@ -91,7 +98,7 @@ public final class DelayRequestValidator {
             return new ControlRequest.Reschedule(controlledMessageId(message, ControlRequest.RESCHEDULE), dueTime(message));
         }
         throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "' or '"
-                + ControlRequest.RESCHEDULE + "', got '" + DueTimeParser.abbreviate(action) + "'");
+                + ControlRequest.RESCHEDULE + "', got '" + Excerpt.of(action) + "'");
     }
 
     /** The id a control message names: required, since a control message's own default id names nothing. */
@@ -104,8 +111,8 @@ public final class DelayRequestValidator {
     }
 
     private DueTime dueTime(InboundMessage message) throws Rejection {
-        Optional<String> delay = text(message, HeaderNames.DELAY, DeadLetterReason.INVALID_DELAY);
-        Optional<String> deliverAt = text(message, HeaderNames.DELIVER_AT, DeadLetterReason.INVALID_DELAY);
+        Optional<String> delay = text(message, HeaderNames.DELAY, HeaderNames.MAX_DUE_TIME_BYTES, DeadLetterReason.INVALID_DELAY);
+        Optional<String> deliverAt = text(message, HeaderNames.DELIVER_AT, HeaderNames.MAX_DUE_TIME_BYTES, DeadLetterReason.INVALID_DELAY);
         if (delay.isPresent() && deliverAt.isPresent()) {
             throw new Rejection(DeadLetterReason.CONFLICTING_DELAY, "set x-delay or x-deliver-at, not both");
         }
@@ -119,7 +126,8 @@ public final class DelayRequestValidator {
     }
 
     private Target target(InboundMessage message) throws Rejection {
-        String text = text(message, HeaderNames.TARGET, DeadLetterReason.INVALID_TARGET).orElse(defaultTargets.get(message.source()));
+        String text = text(message, HeaderNames.TARGET, HeaderNames.MAX_TARGET_BYTES, DeadLetterReason.INVALID_TARGET)
+                .orElse(defaultTargets.get(message.source()));
         if (text == null) {
             throw new Rejection(DeadLetterReason.MISSING_TARGET,
                     "no x-target header, and " + message.source() + " has no default target configured");
@@ -134,10 +142,11 @@ public final class DelayRequestValidator {
             refuseGeneratedForm(message.properties().get(AmqpProperties.MESSAGE_ID), AmqpProperties.MESSAGE_ID);
             return message.defaultMessageId();
         }
-        String id = text(message, HeaderNames.MESSAGE_ID, DeadLetterReason.INVALID_MESSAGE_ID).orElse("").strip();
-        if (id.isEmpty() || id.getBytes(StandardCharsets.UTF_8).length > MAX_MESSAGE_ID_BYTES) {
+        String id = text(message, HeaderNames.MESSAGE_ID, HeaderNames.MAX_MESSAGE_ID_BYTES, DeadLetterReason.INVALID_MESSAGE_ID)
+                .orElse("").strip();
+        if (id.isEmpty()) {
             throw new Rejection(DeadLetterReason.INVALID_MESSAGE_ID,
-                    "x-message-id must be 1 to " + MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text");
+                    "x-message-id must be 1 to " + HeaderNames.MAX_MESSAGE_ID_BYTES + " bytes of UTF-8 text, not blank");
         }
         refuseGeneratedForm(id, HeaderNames.MESSAGE_ID);
         return id;
@@ -152,10 +161,10 @@ public final class DelayRequestValidator {
     }
 
     /**
-     * The last value of a header as strict UTF-8 text; malformed bytes are rejected with {@code reason}.
-     * A typed RabbitMQ value is read as its text (an AMQP integer 1500 as "1500").
+     * The last value of a header as strict UTF-8 text; more than {@code maxBytes} bytes, or malformed ones, are rejected
+     * with {@code reason}. A typed RabbitMQ value is read as its text (an AMQP integer 1500 as "1500").
      */
-    private static Optional<String> text(InboundMessage message, String name, DeadLetterReason reason) throws Rejection {
+    private static Optional<String> text(InboundMessage message, String name, int maxBytes, DeadLetterReason reason) throws Rejection {
         Optional<MessageHeader> header = message.lastHeader(name);
         if (header.isEmpty()) {
             return Optional.empty();
@@ -163,6 +172,10 @@ public final class DelayRequestValidator {
         byte[] value = header.get().plainBytes();
         if (value == null) {
             throw new Rejection(reason, name + " header has no value");
+        }
+        if (value.length > maxBytes) {
+            throw new Rejection(reason, name + " is " + value.length + " bytes, more than the " + maxBytes + " allowed: '"
+                    + Excerpt.of(value) + "'");
         }
         String text = StrictUtf8.decode(value);
         if (text == null) {

@@ -2,24 +2,25 @@ package io.github.redisdelaybridge.inbound;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Excerpt;
 import io.github.redisdelaybridge.message.HeaderNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Pattern;
 
 /**
  * Parses {@code x-delay} and {@code x-deliver-at} text. A delay is a whole number of milliseconds or an ISO-8601
  * duration ({@code PT30S}, {@code PT1.5S}, {@code P1D}): a bare decimal such as {@code 1.5} is refused, because a
  * producer who writes it often means seconds, and would get an almost immediate delivery. Fractions of a millisecond
  * (in a duration, or an instant) are rounded up, never down: a message may be a fraction late, never early.
+ * A text longer than {@link #MAX_TEXT_CHARS} is refused before it is read, and what is read is scanned character by
+ * character, so every text costs time in proportion to at most that length.
  */
 public final class DueTimeParser {
 
-    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
-    /** Looks like a number with a fraction or a sign: refused with a detail that says what is accepted. */
-    private static final Pattern SIGNED_OR_DECIMAL = Pattern.compile("[-+]?[0-9]*[.,]?[0-9]*");
+    /** The longest text read: longer than any valid delay or due time, short enough that nothing read is costly. */
+    public static final int MAX_TEXT_CHARS = HeaderNames.MAX_DUE_TIME_BYTES;
     /** Longer digit strings cannot be a delay below Long.MAX_VALUE ms; shorter ones are compared exactly. */
     private static final int MAX_DELAY_DIGITS = 18;
 
@@ -39,11 +40,11 @@ public final class DueTimeParser {
 
     /** A delay as {@link #parseDelay(String)}, with {@code name} (a header, a JSON field) in the explanation. */
     public DueTime parseDelay(String text, String name) throws Rejection {
-        String value = text.strip();
+        String value = shortText(text, name).strip();
         long millis;
-        boolean wholeMillis = DIGITS.matcher(value).matches();
+        boolean wholeMillis = isAsciiDigits(value);
         if (wholeMillis) {
-            millis = value.length() > MAX_DELAY_DIGITS ? Long.MAX_VALUE : Long.parseLong(value);
+            millis = significantDigits(value) > MAX_DELAY_DIGITS ? Long.MAX_VALUE : Long.parseLong(value);
         } else if (isDuration(value)) {
             millis = durationMillis(value, text, name);
         } else {
@@ -51,9 +52,55 @@ public final class DueTimeParser {
         }
         if (millis > maxDelayMs) {
             throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                    name + " " + abbreviate(value) + (wholeMillis ? " ms" : "") + " exceeds the maximum delay of " + maxDelayMs + " ms");
+                    name + " " + Excerpt.of(value) + (wholeMillis ? " ms" : "") + " exceeds the maximum delay of " + maxDelayMs + " ms");
         }
         return new DueTime.AfterDelay(millis);
+    }
+
+    /** The text, or a rejection when it is longer than any delay or due time is. */
+    private static String shortText(String text, String name) throws Rejection {
+        if (text.length() > MAX_TEXT_CHARS) {
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " is " + text.length() + " characters long; a delay or due time"
+                    + " has at most " + MAX_TEXT_CHARS + ", got '" + Excerpt.of(text) + "'");
+        }
+        return text;
+    }
+
+    /** One or more of 0-9 and nothing else: Long.parseLong would also take other scripts' digits, which no producer means. */
+    private static boolean isAsciiDigits(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return !value.isEmpty();
+    }
+
+    /** Digits after the leading zeros: a zero-padded number is as long as its value. */
+    private static int significantDigits(String digits) {
+        int zeros = 0;
+        while (zeros < digits.length() - 1 && digits.charAt(zeros) == '0') {
+            zeros++;
+        }
+        return digits.length() - zeros;
+    }
+
+    /** An optional sign, digits, at most one '.' or ',' and digits: a number with a fraction or a sign, e.g. 1.5 or +1500. */
+    private static boolean isSignedOrDecimal(String value) {
+        int i = value.startsWith("-") || value.startsWith("+") ? 1 : 0;
+        boolean separator = false;
+        for (; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '.' || c == ',') {
+                if (separator) {
+                    return false;
+                }
+                separator = true;
+            } else if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code P...}, {@code -P...} or {@code +P...}, in either case, as {@link Duration#parse} reads them. */
@@ -68,10 +115,10 @@ public final class DueTimeParser {
             duration = Duration.parse(value);
         } catch (DateTimeParseException | ArithmeticException e) {
             throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " must be a whole number of milliseconds or an ISO-8601 duration"
-                    + " in days, hours, minutes and seconds such as PT30S, PT1.5S or P1D, got '" + abbreviate(text) + "'");
+                    + " in days, hours, minutes and seconds such as PT30S, PT1.5S or P1D, got '" + Excerpt.of(text) + "'");
         }
         if (duration.isNegative()) {
-            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " must not be negative, got '" + abbreviate(text) + "'");
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " must not be negative, got '" + Excerpt.of(text) + "'");
         }
         if (duration.compareTo(Duration.ofMillis(maxDelayMs)) > 0) {
             return Long.MAX_VALUE;
@@ -82,14 +129,14 @@ public final class DueTimeParser {
 
     private static String whyNotADelay(String value, String text, String name) {
         if (value.startsWith("-")) {
-            return name + " must not be negative, got '" + abbreviate(text) + "'";
+            return name + " must not be negative, got '" + Excerpt.of(text) + "'";
         }
-        if (!value.isEmpty() && SIGNED_OR_DECIMAL.matcher(value).matches()) {
-            return name + " must be a whole number of milliseconds (an integer such as 1500), got '" + abbreviate(text)
+        if (!value.isEmpty() && isSignedOrDecimal(value)) {
+            return name + " must be a whole number of milliseconds (an integer such as 1500), got '" + Excerpt.of(text)
                     + "'; write fractions or other units as an ISO-8601 duration such as PT1.5S";
         }
         return name + " must be a whole number of milliseconds (an integer such as 1500) or an ISO-8601 duration such as PT30S,"
-                + " got '" + abbreviate(text) + "'";
+                + " got '" + Excerpt.of(text) + "'";
     }
 
     /** {@code x-deliver-at}: epoch milliseconds, or an ISO-8601 instant such as 2026-12-01T10:00:00Z. */
@@ -99,11 +146,11 @@ public final class DueTimeParser {
 
     /** A due time as {@link #parseDeliverAt(String)}, with {@code name} (a header, a JSON field) in the explanation. */
     public DueTime parseDeliverAt(String text, String name) throws Rejection {
-        String value = text.strip();
-        if (DIGITS.matcher(value).matches()) {
-            if (value.length() > 15) {
+        String value = shortText(text, name).strip();
+        if (isAsciiDigits(value)) {
+            if (significantDigits(value) > 15) {
                 throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                        name + " " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
+                        name + " " + Excerpt.of(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
             }
             return new DueTime.At(Long.parseLong(value));
         }
@@ -111,16 +158,16 @@ public final class DueTimeParser {
         if (instant == null) {
             throw new Rejection(DeadLetterReason.INVALID_DELAY,
                     name + " must be epoch milliseconds or an ISO-8601 instant like 2026-12-01T10:00:00Z, got '"
-                            + abbreviate(text) + "'");
+                            + Excerpt.of(text) + "'");
         }
         if (instant.isBefore(Instant.EPOCH)) {
-            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " " + value + " is before 1970");
+            throw new Rejection(DeadLetterReason.INVALID_DELAY, name + " " + Excerpt.of(value) + " is before 1970");
         }
         try {
             return new DueTime.At(Math.addExact(instant.toEpochMilli(), instant.getNano() % 1_000_000 == 0 ? 0 : 1));
         } catch (ArithmeticException beyondEpochMillis) {
             throw new Rejection(DeadLetterReason.DELAY_TOO_LONG,
-                    name + " " + abbreviate(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
+                    name + " " + Excerpt.of(value) + " lies beyond the maximum delay of " + maxDelayMs + " ms");
         }
     }
 
@@ -136,9 +183,5 @@ public final class DueTimeParser {
         } catch (ArithmeticException outOfRange) {
             return null;
         }
-    }
-
-    static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 61) + "...";
     }
 }

@@ -47,7 +47,7 @@ public record InboundMessage(
         }
         return lastHeader(HeaderNames.MESSAGE_ID)
                 .map(MessageHeader::plainBytes) // a RabbitMQ header's text, not its AMQP encoding (type octet, length)
-                .filter(v -> v != null && v.length > 0 && v.length <= 512)
+                .filter(v -> v != null && v.length > 0 && v.length <= HeaderNames.MAX_MESSAGE_ID_BYTES)
                 .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8).strip())
                 .filter(id -> !id.isEmpty() && !id.contains("\uFFFD"))
                 .filter(id -> !GeneratedIds.isGenerated(id)) // refused: it would file the dead letter under another's id

@@ -41,6 +41,20 @@ public final class HeaderNames {
     /** On a message delivered to RabbitMQ from Kafka: the Kafka record key, which AMQP has no field for. */
     public static final String KAFKA_KEY = "x-kafka-key";
 
+    /*
+     * The most bytes a header the bridge reads may have. They are checked before the value is decoded or parsed, so
+     * every record is decided in time that does not grow with what a producer puts in it; each is well above any
+     * valid value.
+     */
+    /** {@code x-delay} and {@code x-deliver-at}: an instant with a nine-digit year, nanoseconds and an offset is 44 bytes. */
+    public static final int MAX_DUE_TIME_BYTES = 64;
+    /** {@code x-control}: {@code reschedule} with room for whitespace. */
+    public static final int MAX_CONTROL_BYTES = 32;
+    /** {@code x-target}: {@code rabbitmq:} with a 255-byte exchange and a 255-byte routing key is 520 bytes. */
+    public static final int MAX_TARGET_BYTES = 1024;
+    /** {@code x-message-id}. */
+    public static final int MAX_MESSAGE_ID_BYTES = 512;
+
     /** Headers that instruct the bridge and are not passed on to the target. */
     public static final Set<String> CONSUMED_BY_BRIDGE = Set.of(DELAY, DELIVER_AT, TARGET);
 

@@ -1,9 +1,9 @@
 package io.github.redisdelaybridge.outbound;
 
+import io.github.redisdelaybridge.message.Excerpt;
 import io.github.redisdelaybridge.message.Target;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Which targets producers may name. An allow-list of glob patterns over the target text
@@ -14,24 +14,28 @@ import java.util.regex.Pattern;
  */
 public final class TargetPolicy {
 
-    private final List<Pattern> allowed;
-    private final List<Pattern> inbound;
+    /** Characters of a target named in an explanation: every valid Kafka target whole, a long RabbitMQ one cut. */
+    private static final int MAX_TARGET_CHARS = 200;
+
+    private final List<Glob> allowed;
+    private final List<Glob> inbound;
     private final Set<String> enabledBrokers;
 
     /** {@code inboundGlobs}: targets that would reach an inbound channel, as globs like the allow-list. */
     public TargetPolicy(List<String> allowedGlobs, Set<String> inboundGlobs, Set<String> enabledBrokers) {
-        this.allowed = allowedGlobs.stream().map(TargetPolicy::globToRegex).toList();
-        this.inbound = inboundGlobs.stream().map(TargetPolicy::globToRegex).toList();
+        this.allowed = allowedGlobs.stream().map(Glob::new).toList();
+        this.inbound = inboundGlobs.stream().map(Glob::new).toList();
         this.enabledBrokers = Set.copyOf(enabledBrokers);
     }
 
     /** Null if allowed, else why not. */
     public String whyForbidden(Target target) {
-        if (inbound.stream().anyMatch(p -> p.matcher(target.uri()).matches())) {
-            return "target " + Target.abbreviated(target.uri()) + " is an inbound channel of this bridge: it would loop";
+        String uri = target.uri();
+        if (inbound.stream().anyMatch(glob -> glob.matches(uri))) {
+            return "target " + Excerpt.of(uri, MAX_TARGET_CHARS) + " is an inbound channel of this bridge: it would loop";
         }
-        if (allowed.stream().noneMatch(p -> p.matcher(target.uri()).matches())) {
-            return "target " + Target.abbreviated(target.uri()) + " is not in the allow-list (bridge.targets.allowed)";
+        if (allowed.stream().noneMatch(glob -> glob.matches(uri))) {
+            return "target " + Excerpt.of(uri, MAX_TARGET_CHARS) + " is not in the allow-list (bridge.targets.allowed)";
         }
         return null;
     }
@@ -40,17 +44,5 @@ public final class TargetPolicy {
     public String whyUnsupported(Target target) {
         String broker = target instanceof Target.Kafka ? "kafka" : "rabbitmq";
         return enabledBrokers.contains(broker) ? null : "this bridge has no " + broker + " publisher configured";
-    }
-
-    private static Pattern globToRegex(String glob) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : glob.strip().toCharArray()) {
-            if (c == '*') {
-                regex.append(".*");
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString());
     }
 }

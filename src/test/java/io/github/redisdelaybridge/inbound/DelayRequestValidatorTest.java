@@ -303,6 +303,61 @@ class DelayRequestValidatorTest {
         assertRejected(message(header("x-delay", "5"), new MessageHeader("x-target", INVALID_UTF8)), DeadLetterReason.INVALID_TARGET);
     }
 
+    /** Above the longest header, so that the header limits, not the payload limit, decide. */
+    private final DelayRequestValidator roomyValidator = new DelayRequestValidator(new DueTimeParser(MAX_DELAY_MS),
+            new TargetPolicy(List.of("kafka:orders.*", "rabbitmq:billing/*"), Set.of(), Set.of("kafka", "rabbitmq")), Map.of(), 1 << 20);
+
+    @Test
+    void eachHeaderLongerThanItsLimitIsRejectedWithItsReasonQuotingOnlyItsStart() {
+        String longDelay = "1".repeat(200_000) + "x";
+        assertOverLimit(message(header("x-delay", longDelay), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY, 200_001);
+        assertOverLimit(message(header("x-deliver-at", "7".repeat(65)), header("x-target", "kafka:orders.a")), DeadLetterReason.INVALID_DELAY, 65);
+        assertOverLimit(message(header("x-delay", "5"), header("x-target", "kafka:orders." + "a".repeat(1_100))), DeadLetterReason.INVALID_TARGET,
+                1_113);
+        assertOverLimit(message(header("x-delay", "5"), header("x-target", "kafka:orders.a"), header("x-message-id", "i".repeat(513))),
+                DeadLetterReason.INVALID_MESSAGE_ID, 513);
+        assertOverLimit(message(header("x-control", " ".repeat(30) + "cancel"), header("x-message-id", "m-1")), DeadLetterReason.INVALID_CONTROL, 36);
+        assertOverLimit(message(header("x-control", "reschedule"), header("x-message-id", "m-1"), header("x-delay", longDelay)),
+                DeadLetterReason.INVALID_DELAY, 200_001);
+    }
+
+    @Test
+    void theLengthLimitIsOnTheBytesBeforeTheyAreDecoded() {
+        byte[] notUtf8 = new byte[100_000];
+        Arrays.fill(notUtf8, (byte) 0x80);
+
+        ValidatedMessage validated = roomyValidator.validate(message(new MessageHeader("x-delay", notUtf8), header("x-target", "kafka:orders.a")));
+        Rejection rejection = ((ValidatedMessage.Rejected) validated).rejection();
+
+        assertThat(rejection.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
+        assertThat(rejection.detail()).contains("100000 bytes").doesNotContain("UTF-8");
+    }
+
+    @Test
+    void valuesAtTheirLimitAreReadAsUsual() {
+        assertThat(accepted(message(header("x-delay", "0".repeat(60) + "1500"), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.AfterDelay(1500));
+        assertThat(accepted(message(header("x-deliver-at", "0".repeat(51) + "1764450000000"), header("x-target", "kafka:orders.a"))).dueTime())
+                .isEqualTo(new DueTime.At(1_764_450_000_000L));
+        String target = "rabbitmq:billing/" + "k".repeat(255);
+        assertThat(roomyValidator.validate(message(header("x-delay", "5"), header("x-target", target), header("x-message-id", "i".repeat(512)))))
+                .isInstanceOf(ValidatedMessage.Accepted.class);
+        assertThat(validator.validate(message(header("x-control", " ".repeat(26) + "cancel"), header("x-message-id", "m-1"))))
+                .isInstanceOf(ValidatedMessage.Control.class);
+    }
+
+    private void assertOverLimit(InboundMessage message, DeadLetterReason reason, int bytes) {
+        ValidatedMessage validated = roomyValidator.validate(message);
+        assertThat(validated).as("validation of %s", message.headers()).isInstanceOf(ValidatedMessage.Rejected.class);
+        Rejection rejection = ((ValidatedMessage.Rejected) validated).rejection();
+
+        assertThat(rejection.reason()).as("reason for %s", message.headers()).isEqualTo(reason);
+        assertThat(rejection.detail()).as("detail for %s", message.headers()).contains(bytes + " bytes").hasSizeLessThan(200);
+        if (bytes > 64) {
+            assertThat(rejection.detail()).as("detail for %s", message.headers()).endsWith("...'");
+        }
+    }
+
     @Test
     void lastDelayHeaderDecides() {
         assertRejected(message(header("x-delay", "5"), header("x-delay", "bad"), header("x-target", "kafka:orders.a")),

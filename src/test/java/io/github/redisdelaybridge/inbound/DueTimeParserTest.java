@@ -98,6 +98,37 @@ class DueTimeParserTest {
         assertThat(rejection.detail()).hasSizeLessThan(200).contains("...");
     }
 
+    @Test
+    void aTextLongerThanAnyDelayIsRefusedBeforeItIsRead() {
+        // the admin API passes its JSON fields here directly, without the inbound header limits
+        String digitsThenLetter = "1".repeat(200_000) + "x";
+        long start = System.nanoTime();
+        Rejection delay = catchThrowableOfType(Rejection.class, () -> parser.parseDelay(digitsThenLetter, "delayMs"));
+        Rejection deliverAt = catchThrowableOfType(Rejection.class, () -> parser.parseDeliverAt(digitsThenLetter, "deliverAt"));
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(delay.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
+        assertThat(delay.detail()).contains("delayMs").contains("200001 characters").contains("at most 64").hasSizeLessThan(200);
+        assertThat(deliverAt.reason()).isEqualTo(DeadLetterReason.INVALID_DELAY);
+        assertThat(deliverAt.detail()).contains("deliverAt").contains("200001 characters");
+        assertThat(elapsedMs).as("ms to refuse both").isLessThan(500);
+    }
+
+    @Test
+    void zeroPaddingDoesNotMakeANumberTooLong() throws Rejection {
+        assertThat(parser.parseDelay("0".repeat(60) + "1500")).isEqualTo(new DueTime.AfterDelay(1500));
+        assertThat(parser.parseDelay("0".repeat(64))).isEqualTo(new DueTime.AfterDelay(0));
+        assertThat(parser.parseDeliverAt("0".repeat(51) + "1764450000000")).isEqualTo(new DueTime.At(1_764_450_000_000L));
+        assertThat(delayRejection("0".repeat(40) + "9".repeat(19))).isEqualTo(DeadLetterReason.DELAY_TOO_LONG);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\uFF11\uFF15\uFF10\uFF10", "\u0967\u096B\u0966\u0966", "1\u0665\u0660\u0660", "PT\uFF13S"})
+    void digitsOfOtherScriptsAreNotMilliseconds(String text) {
+        assertThat(delayRejection(text)).as("x-delay %s", text).isEqualTo(DeadLetterReason.INVALID_DELAY);
+        assertThat(deliverAtRejection(text)).as("x-deliver-at %s", text).isEqualTo(DeadLetterReason.INVALID_DELAY);
+    }
+
     // --- x-deliver-at: epoch milliseconds ------------------------------------------------------------
 
     @ParameterizedTest

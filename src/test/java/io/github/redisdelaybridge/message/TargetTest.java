@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,6 +75,16 @@ class TargetTest {
     @Test
     void rejectsRabbitMqExchangeLongerThan255Characters() {
         assertThatThrownBy(() -> Target.parse("rabbitmq:" + "e".repeat(256) + "/rk")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRefusedTargetIsQuotedOnlyByItsStart() {
+        for (String text : List.of("kafka:" + "a".repeat(100_000) + "!", "rabbitmq:" + "e!".repeat(50_000) + "/rk",
+                "rabbitmq:ex/" + "k".repeat(100_000), "rabbitmq:" + "e".repeat(100_000), "sqs:" + "q".repeat(100_000))) {
+            assertThatThrownBy(() -> Target.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(text.substring(0, 20)).hasMessageContaining("...")
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
+        }
     }
 
     @ParameterizedTest

@@ -81,6 +81,46 @@ class TargetPolicyTest {
     }
 
     @Test
+    void severalStarsMatchAsAGlob() {
+        TargetPolicy policy = allowing("kafka:*.orders.*.v*");
+
+        assertThat(policy.whyForbidden(Target.parse("kafka:eu.orders.expired.v2"))).isNull();
+        assertThat(policy.whyForbidden(Target.parse("kafka:eu.orders.x.orders.y.v"))).isNull();
+        assertThat(policy.whyForbidden(Target.parse("kafka:.orders..v"))).isNull();
+        assertThat(policy.whyForbidden(Target.parse("kafka:eu.orders.expired"))).isNotNull();
+        assertThat(policy.whyForbidden(Target.parse("kafka:eu.order.expired.v2"))).isNotNull();
+        assertThat(allowing("**").whyForbidden(Target.parse("kafka:x"))).isNull();
+        assertThat(allowing("kafka:a*").whyForbidden(Target.parse("kafka:b"))).isNotNull();
+    }
+
+    @Test
+    void aGlobOfManyStarsDecidesALongTargetQuickly() {
+        // as a regular expression (.*a.*a...) this backtracks for hours over 249 a's that end without the b
+        TargetPolicy policy = new TargetPolicy(List.of("kafka:*a*a*a*a*a*a*a*a*a*a*b", "rabbitmq:*a*a*a*a*a*a*a*a*/*a*a*a*a*a*a*a*b"),
+                Set.of("kafka:*a*a*a*a*a*a*a*a*a*c"), BOTH_BROKERS);
+        Target kafka = Target.parse("kafka:" + "a".repeat(249));
+        Target rabbitMq = Target.parse("rabbitmq:" + "a".repeat(255) + "/" + "a".repeat(255));
+
+        long start = System.nanoTime();
+        String kafkaWhy = policy.whyForbidden(kafka);
+        String rabbitMqWhy = policy.whyForbidden(rabbitMq);
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(kafkaWhy).contains("allow-list").hasSizeLessThan(300);
+        assertThat(rabbitMqWhy).contains("allow-list").contains("...").hasSizeLessThan(300);
+        assertThat(elapsedMs).as("ms to decide both").isLessThan(500);
+        assertThat(policy.whyForbidden(Target.parse("kafka:" + "a".repeat(248) + "b"))).isNull();
+    }
+
+    @Test
+    void aStarAlsoMatchesLineBreaksSoARoutingKeyCannotSlipPastTheLoopCheck() {
+        TargetPolicy policy = new TargetPolicy(List.of("rabbitmq:*"), Set.of("rabbitmq:delay.ex/*"), BOTH_BROKERS);
+
+        assertThat(policy.whyForbidden(Target.parse("rabbitmq:delay.ex/a\nb"))).contains("loop");
+        assertThat(policy.whyForbidden(Target.parse("rabbitmq:other.ex/a\r\nb"))).isNull();
+    }
+
+    @Test
     void brokerWithoutPublisherIsUnsupported() {
         TargetPolicy kafkaOnly = new TargetPolicy(List.of("*"), Set.of(), Set.of("kafka"));
 
