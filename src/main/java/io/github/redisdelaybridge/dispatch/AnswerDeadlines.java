@@ -55,11 +55,6 @@ final class AnswerDeadlines implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::sweep, sweepEveryMs, sweepEveryMs, TimeUnit.MILLISECONDS);
     }
 
-    /** {@link #watch(List, long)} for one outcome. */
-    void watch(CompletableFuture<?> outcome, long heldNanos) {
-        watch(List.of(outcome), heldNanos);
-    }
-
     /**
      * Fails each of {@code outcomes} with a TimeoutException if it is still incomplete in the last tenth of the timeout counted
      * from {@code heldNanos} from now: a message claimed ahead is held until it is due before it is published, and that wait is
