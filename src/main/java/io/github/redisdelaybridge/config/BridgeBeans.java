@@ -36,6 +36,7 @@ import io.github.redisdelaybridge.inbound.kafka.KafkaTopicIds;
 import io.github.redisdelaybridge.inbound.kafka.ObservedKafkaClientFactory;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchReader;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqBatchRequeuer;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.ClusterGauges;
 import io.github.redisdelaybridge.metrics.JvmMeters;
@@ -197,12 +198,12 @@ public final class BridgeBeans implements CamelConfiguration {
                 : new DeadLetters(deadLetterChannel, ingestStore, deadLetterLimits.recordMaxBytes(), metrics);
 
         Set<String> inboundChannels = new HashSet<>();
-        Set<String> enabledBrokers = new HashSet<>(Set.of("kafka"));
-        settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add("kafka:" + topic));
+        Set<String> enabledBrokers = new HashSet<>(Set.of(Broker.KAFKA.label()));
+        settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add(Broker.KAFKA.scheme() + topic));
         if (rabbitMqSettings.enabled()) {
-            enabledBrokers.add("rabbitmq");
-            rabbitMqSettings.inboundQueues().forEach(queue -> inboundChannels.add("rabbitmq:/" + queue));
-            rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add("rabbitmq:" + exchange + "/*"));
+            enabledBrokers.add(Broker.RABBITMQ.label());
+            rabbitMqSettings.inboundQueues().forEach(queue -> inboundChannels.add(Broker.RABBITMQ.scheme() + "/" + queue));
+            rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add(Broker.RABBITMQ.scheme() + exchange + "/*"));
         }
         TargetPolicy targetPolicy = new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
         SettingsCheck.checkTargets(settings, targetPolicy);
@@ -218,7 +219,7 @@ public final class BridgeBeans implements CamelConfiguration {
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
-        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0, "kafka"));
+        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0, Broker.KAFKA));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
@@ -261,7 +262,7 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
-                rabbitMqSettings.storeAttempts(), "rabbitmq"));
+                rabbitMqSettings.storeAttempts(), Broker.RABBITMQ));
         registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId(),
                 meterRegistry);

@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.dispatch.Dispatcher;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import java.io.IOException;
@@ -184,7 +185,7 @@ public final class SettingsCheck {
         for (String pattern : patterns) {
             int star = pattern.indexOf('*');
             String literal = star < 0 ? pattern : pattern.substring(0, star);
-            boolean broker = Stream.of("kafka:", "rabbitmq:").anyMatch(b -> b.startsWith(literal) || literal.startsWith(b));
+            boolean broker = Stream.of(Broker.values()).map(Broker::scheme).anyMatch(b -> b.startsWith(literal) || literal.startsWith(b));
             if (!broker) {
                 problems.add("bridge.targets.allowed: pattern '" + pattern + "' matches no target (targets start with kafka: or rabbitmq:)");
             } else if (star < 0) {

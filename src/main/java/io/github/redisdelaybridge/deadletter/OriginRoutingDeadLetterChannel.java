@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.deadletter;
 
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetter;
 import java.util.concurrent.CompletableFuture;
 
@@ -29,6 +30,6 @@ public final class OriginRoutingDeadLetterChannel implements DeadLetterChannel {
     }
 
     private DeadLetterChannel channelFor(DeadLetter deadLetter) {
-        return deadLetter.origin().startsWith("rabbitmq:") ? rabbitMqOrigin : kafkaOrigin;
+        return deadLetter.origin().startsWith(Broker.RABBITMQ.scheme()) ? rabbitMqOrigin : kafkaOrigin;
     }
 }

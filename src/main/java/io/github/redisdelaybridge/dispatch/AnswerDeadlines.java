@@ -13,13 +13,13 @@ import java.util.concurrent.TimeoutException;
 /**
  * Fails the publishes whose broker has not answered within the publish timeout, with a {@link TimeoutException}, as
  * {@code CompletableFuture.orTimeout} would. One sweep over the publishes still unanswered runs every
- * {@link #sweepEveryMs} instead of a timer per message: a timer per message takes a shared lock and a heap insertion
- * when the message is handed over and a heap removal when its broker answers, on the thread that reads the broker's
- * answers, which is the thread RabbitMQ delivery waits on. Publishes are watched in the groups they are handed over in
- * (a claimed batch's messages due at the same time), one queue entry per group, so a drain costs the dispatch loop a
- * queue operation per group rather than a concurrent-map update per message. A publish therefore fails within
- * the last tenth of its timeout rather than at its end: never later, because the lease must outlast the publish timeout
- * (a message must not be claimed again while this instance may still hear from its broker).
+ * {@link #sweepEveryMs} instead of a timer per message: a timer per message would take a shared lock and a heap
+ * insertion when the message is handed over and a heap removal when its broker answers, on the thread that reads the
+ * broker's answers, which must stay free to read them. Publishes are watched in the groups they are handed over in (a
+ * claimed batch's messages due at the same time), one queue entry per group, so that the dispatch loop's cost of
+ * watching grows with the batches, not with the messages. A publish therefore fails within the last tenth of its timeout
+ * rather than at its end: never later, because the lease must outlast the publish timeout (a message must not be claimed
+ * again while this instance may still hear from its broker).
  */
 final class AnswerDeadlines implements AutoCloseable {
 
@@ -53,11 +53,6 @@ final class AnswerDeadlines implements AutoCloseable {
         this.sweepEveryMs = Math.max(1, Math.min(1_000, timeoutMs / 10));
         this.sweepEveryNanos = TimeUnit.MILLISECONDS.toNanos(sweepEveryMs);
         sweeper.scheduleWithFixedDelay(this::sweep, sweepEveryMs, sweepEveryMs, TimeUnit.MILLISECONDS);
-    }
-
-    /** {@link #watch(List, long)} for one outcome. */
-    void watch(CompletableFuture<?> outcome, long heldNanos) {
-        watch(List.of(outcome), heldNanos);
     }
 
     /**

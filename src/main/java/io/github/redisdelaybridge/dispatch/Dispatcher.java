@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>It runs {@code claimAheadMs} ahead of the due times: it wakes that long before the next due time and claims what
  * falls due within that time, and the publishing lanes hold those messages until they are due ({@link ReleaseClock}).
  * Waking, the claim's round trip and the hand-over to a lane then happen before a message is due: when the CPU is busy,
- * each of those may wait tens of milliseconds for a core, and only the lane's own wake-up is left
+ * each of those waits for a core (tens of milliseconds on a small, busy machine), and only the lane's own wake-up is left
  * between the due time and the publish.
  */
 public final class Dispatcher implements DispatchWakeup, AutoCloseable {

@@ -18,7 +18,10 @@ final class PublishLanes implements AutoCloseable {
     private final ScheduledExecutorService rabbitMq = lane("publish-rabbitmq");
 
     ScheduledExecutorService laneOf(Target target) {
-        return target instanceof Target.Kafka ? kafka : rabbitMq;
+        return switch (target.broker()) {
+            case KAFKA -> kafka;
+            case RABBITMQ -> rabbitMq;
+        };
     }
 
     /** One thread; tasks due at the same instant run in the order they were given; held ones still run after shutdown. */

@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * heard from is bounded until its first answer; a target is remembered for a while after its last message settled,
  * so that the next burst to a healthy target is not bounded again.
  *
- * <p>A claimed batch is admitted and released per target, a count at a time, not per message, so a drain costs a map
- * update per target and batch rather than one per message.
+ * <p>A claimed batch is admitted and released per target, a count at a time, not per message: in a drain a batch holds
+ * thousands of messages for a handful of targets, and a map update per message would be a cost of its own.
  */
 final class TargetLoad {
 

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * loop planned to look again ({@link #wakeIfEarlierThan}), a message given back to the due set ({@link #signal}), or,
  * while the loop waits for room in flight ({@link #awaitRoom}), a settled batch that frees some ({@link #roomFreed}).
  * A settled batch does not wake a loop that sleeps until the next due time: it had room, and a claim round then finds
- * nothing due: woken, it would send a round of claim calls to every slot for each settled batch.
+ * nothing due (under a steady load that would be a round of claim calls on every slot for each settled batch).
  */
 final class WakeSignal implements DispatchWakeup {
 

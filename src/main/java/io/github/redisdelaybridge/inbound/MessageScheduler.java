@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.inbound;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.MessageLogContext;
@@ -57,20 +58,15 @@ public final class MessageScheduler {
     private final ControlApplier controlApplier;
     private final BatchRetry retry;
     private final DurabilityBarrier barrier;
-    private final String kind;
+    private final Broker kind;
 
     /**
      * @param barrier     what Redis must confirm before the batch is acknowledged ({@code bridge.redis.wait-*})
      * @param maxAttempts how often to try storing a batch before giving up; 0 for as long as the bridge runs
+     * @param kind        the inbound broker: the {@code kind} label of the ingest latency
      */
     public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
-                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts) {
-        this(store, barrier, deadLetters, wakeup, stopping, metrics, maxAttempts, "kafka");
-    }
-
-    /** @param kind the inbound broker, {@code kafka} or {@code rabbitmq}: the {@code kind} label of the ingest latency */
-    public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
-                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts, String kind) {
+                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts, Broker kind) {
         this.kind = kind;
         this.store = store;
         this.barrier = barrier;

@@ -12,32 +12,45 @@ public sealed interface Target {
     /** The canonical text form, as stored and as matched by the allow-list. */
     String uri();
 
+    /** The broker it is published to. */
+    Broker broker();
+
     record Kafka(String topic) implements Target {
         @Override
         public String uri() {
-            return "kafka:" + topic;
+            return Broker.KAFKA.scheme() + topic;
+        }
+
+        @Override
+        public Broker broker() {
+            return Broker.KAFKA;
         }
     }
 
     record RabbitMq(String exchange, String routingKey) implements Target {
         @Override
         public String uri() {
-            return "rabbitmq:" + exchange + "/" + routingKey;
+            return Broker.RABBITMQ.scheme() + exchange + "/" + routingKey;
+        }
+
+        @Override
+        public Broker broker() {
+            return Broker.RABBITMQ;
         }
     }
 
     /** Parses the text form; throws IllegalArgumentException with a message fit for a dead letter (quoting at most an excerpt). */
     static Target parse(String text) {
-        if (text.startsWith("kafka:")) {
-            String topic = text.substring("kafka:".length());
+        if (text.startsWith(Broker.KAFKA.scheme())) {
+            String topic = text.substring(Broker.KAFKA.scheme().length());
             if (!isName(topic, 1, 249, "._-") || topic.equals(".") || topic.equals("..")) {
                 throw new IllegalArgumentException(
                         "'" + Excerpt.of(text) + "' is not kafka:<topic> with a legal topic name (1-249 of a-z A-Z 0-9 . _ -)");
             }
             return new Kafka(topic);
         }
-        if (text.startsWith("rabbitmq:")) {
-            String rest = text.substring("rabbitmq:".length());
+        if (text.startsWith(Broker.RABBITMQ.scheme())) {
+            String rest = text.substring(Broker.RABBITMQ.scheme().length());
             int slash = rest.indexOf('/');
             if (slash < 0) {
                 throw new IllegalArgumentException("'" + Excerpt.of(text) + "' is not rabbitmq:<exchange>/<routing-key>");

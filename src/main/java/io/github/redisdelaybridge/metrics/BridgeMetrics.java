@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.metrics;
 
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.CancelOutcome;
 import io.github.redisdelaybridge.store.DueTimeChange;
@@ -29,9 +30,6 @@ import java.util.function.Supplier;
  * started. The cluster-wide gauges read from Redis are {@link ClusterGauges}'.
  */
 public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
-
-    /** Where a message is published to, or came from: the {@code kind} label. */
-    public static final List<String> BROKER_KINDS = List.of("kafka", "rabbitmq");
 
     /**
      * Histogram buckets of the lateness and the latencies: suited to SLOs from 1 ms to 60 s, the same on every instance so
@@ -72,10 +70,10 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     private final Counter leasesReaped;
     private final Counter duplicatesDelivered;
     private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
-    private final Map<String, Counter> deliveredByKind = new TreeMap<>();
-    private final Map<String, Timer> latenessByKind = new TreeMap<>();
-    private final Map<String, Timer> publishByKind = new TreeMap<>();
-    private final Map<String, Timer> ingestByKind = new TreeMap<>();
+    private final Map<Broker, Counter> deliveredByKind = new EnumMap<>(Broker.class);
+    private final Map<Broker, Timer> latenessByKind = new EnumMap<>(Broker.class);
+    private final Map<Broker, Timer> publishByKind = new EnumMap<>(Broker.class);
+    private final Map<Broker, Timer> ingestByKind = new EnumMap<>(Broker.class);
     private final Map<String, Timer> scripts = new ConcurrentHashMap<>();
     private final Counter retriesPublishFailed;
     private final Counter retriesNotSent;
@@ -87,16 +85,17 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
         this.scheduled = Counter.builder("bridge.messages.scheduled").description("messages stored in Redis").register(registry);
         this.duplicatesPending = duplicateCounter("pending");
         this.duplicatesDelivered = duplicateCounter("delivered");
-        for (String kind : BROKER_KINDS) {
-            deliveredByKind.put(kind, Counter.builder("bridge.messages.delivered").tag("kind", kind)
+        // the kind label: where a message is published to, or came from
+        for (Broker kind : Broker.values()) {
+            deliveredByKind.put(kind, Counter.builder("bridge.messages.delivered").tag("kind", kind.label())
                     .description("messages acknowledged by their target broker").register(registry));
-            latenessByKind.put(kind, Timer.builder("bridge.delivery.lateness").tag("kind", kind)
+            latenessByKind.put(kind, Timer.builder("bridge.delivery.lateness").tag("kind", kind.label())
                     .description("broker acknowledgement time minus due time, per delivered message")
                     .serviceLevelObjectives(SLO_BUCKETS).register(registry));
-            publishByKind.put(kind, Timer.builder("bridge.publish.duration").tag("kind", kind)
+            publishByKind.put(kind, Timer.builder("bridge.publish.duration").tag("kind", kind.label())
                     .description("one publish, from handing it to the broker client to the broker's answer (ack or failure)")
                     .serviceLevelObjectives(SLO_BUCKETS).register(registry));
-            ingestByKind.put(kind, Timer.builder("bridge.ingest.duration").tag("kind", kind)
+            ingestByKind.put(kind, Timer.builder("bridge.ingest.duration").tag("kind", kind.label())
                     .description("one inbound batch, from reaching the bridge's scheduler to stored and confirmed in Redis")
                     .serviceLevelObjectives(SLO_BUCKETS).register(registry));
         }
@@ -179,23 +178,23 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
         registry.counter(NOT_STORED, "reason", "delivered-within-dedupe-window").increment(count);
     }
 
-    /** @param kind one of {@link #BROKER_KINDS} */
-    public void delivered(String kind, int count) {
+    /** Messages acknowledged by a broker of that kind. */
+    public void delivered(Broker kind, int count) {
         deliveredByKind.get(kind).increment(count);
     }
 
-    /** Broker acknowledgement minus due time of one delivered message; @param kind one of {@link #BROKER_KINDS} */
-    public void lateness(String kind, long millis) {
+    /** Broker acknowledgement minus due time of one delivered message. */
+    public void lateness(Broker kind, long millis) {
         latenessByKind.get(kind).record(Math.max(0, millis), TimeUnit.MILLISECONDS);
     }
 
     /** One publish, handed to the broker client until answered. */
-    public void publishTook(String kind, long nanos) {
+    public void publishTook(Broker kind, long nanos) {
         publishByKind.get(kind).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** One inbound batch, until stored and confirmed. */
-    public void ingestTook(String kind, long nanos) {
+    public void ingestTook(Broker kind, long nanos) {
         ingestByKind.get(kind).record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -237,10 +236,6 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     /** Reports a live value, such as the dispatcher's in-flight count. */
     public void gauge(String name, String description, Supplier<Number> value) {
         Gauge.builder(name, value).description(description).register(registry);
-    }
-
-    public double deliveredCount() {
-        return deliveredByKind.values().stream().mapToDouble(Counter::count).sum();
     }
 
     public void cancel(CancelOutcome outcome, Via via) {

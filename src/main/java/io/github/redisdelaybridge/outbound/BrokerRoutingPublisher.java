@@ -18,7 +18,10 @@ public final class BrokerRoutingPublisher implements TargetPublisher {
 
     @Override
     public CompletableFuture<Void> publish(Envelope envelope, Target target, long dueAt) {
-        TargetPublisher publisher = target instanceof Target.Kafka ? kafka : rabbitMq;
+        TargetPublisher publisher = switch (target.broker()) {
+            case KAFKA -> kafka;
+            case RABBITMQ -> rabbitMq;
+        };
         if (publisher == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("no publisher configured for " + target.uri()));
         }

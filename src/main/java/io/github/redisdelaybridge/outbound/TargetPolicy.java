@@ -21,7 +21,10 @@ public final class TargetPolicy {
     private final List<Glob> inbound;
     private final Set<String> enabledBrokers;
 
-    /** {@code inboundGlobs}: targets that would reach an inbound channel, as globs like the allow-list. */
+    /**
+     * {@code inboundGlobs}: targets that would reach an inbound channel, as globs like the allow-list; {@code enabledBrokers}:
+     * the {@link io.github.redisdelaybridge.message.Broker#label() labels} of the brokers this instance publishes to.
+     */
     public TargetPolicy(List<String> allowedGlobs, Set<String> inboundGlobs, Set<String> enabledBrokers) {
         this.allowed = allowedGlobs.stream().map(Glob::new).toList();
         this.inbound = inboundGlobs.stream().map(Glob::new).toList();
@@ -42,7 +45,7 @@ public final class TargetPolicy {
 
     /** Null if this instance can publish to the target's broker, else why not. */
     public String whyUnsupported(Target target) {
-        String broker = target instanceof Target.Kafka ? "kafka" : "rabbitmq";
+        String broker = target.broker().label();
         return enabledBrokers.contains(broker) ? null : "this bridge has no " + broker + " publisher configured";
     }
 }

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -46,7 +45,6 @@ public final class RedisConnection implements AutoCloseable {
     private final AbstractRedisClient client;
     private final boolean cluster;
     private final String description;
-    private final CountDownLatch firstConnect = new CountDownLatch(1);
     private final RedisConnector connector;
     private final ConnectionEventLog eventLog;
     private volatile StatefulConnection<byte[], byte[]> connection;
@@ -125,7 +123,6 @@ public final class RedisConnection implements AutoCloseable {
             this.commands = standaloneConnection.async();
             this.connection = standaloneConnection;
         }
-        firstConnect.countDown();
     }
 
     /** The URIs without the user information they may hold ({@code redis://user:secret@host} -> {@code redis://***@host}). */
@@ -151,11 +148,6 @@ public final class RedisConnection implements AutoCloseable {
     public boolean isConnected() {
         StatefulConnection<byte[], byte[]> current = connection;
         return current != null && current.isOpen();
-    }
-
-    /** Waits up to {@code timeout} for the first connection; true once connected. */
-    public boolean awaitConnected(Duration timeout) throws InterruptedException {
-        return firstConnect.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** What {@code bridge.redis.uri} named, for log lines. */

@@ -1,17 +1,17 @@
 package io.github.redisdelaybridge.tools;
 
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.HeaderNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** bin/publish's command line. A connection option left out (null) is taken from the bridge's settings ({@link BrokerSettings}). */
 final class PublishOptions {
 
-    /** The broker the message goes to. */
-    enum Broker { KAFKA, RABBITMQ }
-
     boolean help;
+    /** The broker the message goes to. */
     String config;
     Broker broker = Broker.KAFKA;
     String bootstrap;
@@ -79,16 +79,13 @@ final class PublishOptions {
         return o;
     }
 
-    /** --broker; without it, RabbitMQ when --rabbitmq names its address (an address says which broker is meant), else Kafka. */
+    /** --broker, or RabbitMQ when --rabbitmq names its address (naming a RabbitMQ address says which broker is meant). */
     private static Broker broker(String option, boolean rabbitMqAddressGiven) {
         if (option == null) {
             return rabbitMqAddressGiven ? Broker.RABBITMQ : Broker.KAFKA;
         }
-        Broker broker = switch (option) {
-            case "kafka" -> Broker.KAFKA;
-            case "rabbitmq" -> Broker.RABBITMQ;
-            default -> throw new IllegalArgumentException("--broker is kafka or rabbitmq, got '" + option + "'");
-        };
+        Broker broker = Stream.of(Broker.values()).filter(b -> b.label().equals(option)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--broker is kafka or rabbitmq, got '" + option + "'"));
         if (broker == Broker.KAFKA && rabbitMqAddressGiven) {
             throw new IllegalArgumentException("--rabbitmq publishes to RabbitMQ, not with --broker kafka");
         }

@@ -18,7 +18,7 @@ class AnswerDeadlinesTest {
         try (AnswerDeadlines deadlines = new AnswerDeadlines(500)) {
             CompletableFuture<Void> outcome = new CompletableFuture<>();
             long start = System.nanoTime();
-            deadlines.watch(outcome, TimeUnit.MILLISECONDS.toNanos(1_000));
+            deadlines.watch(List.of(outcome), TimeUnit.MILLISECONDS.toNanos(1_000));
             ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                     () -> outcome.get(10, TimeUnit.SECONDS));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -32,7 +32,7 @@ class AnswerDeadlinesTest {
         try (AnswerDeadlines deadlines = new AnswerDeadlines(1_000)) {
             CompletableFuture<Void> outcome = new CompletableFuture<>();
             long start = System.nanoTime();
-            deadlines.watch(outcome, 0);
+            deadlines.watch(List.of(outcome), 0);
             ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                     () -> outcome.get(10, TimeUnit.SECONDS));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -49,8 +49,8 @@ class AnswerDeadlinesTest {
         try (AnswerDeadlines deadlines = new AnswerDeadlines(200)) {
             CompletableFuture<String> delivered = new CompletableFuture<>();
             CompletableFuture<String> refused = new CompletableFuture<>();
-            deadlines.watch(delivered, 0);
-            deadlines.watch(refused, 0);
+            deadlines.watch(List.of(delivered), 0);
+            deadlines.watch(List.of(refused), 0);
             delivered.complete("acked");
             IllegalStateException nacked = new IllegalStateException("nacked");
             refused.completeExceptionally(nacked);
@@ -74,7 +74,7 @@ class AnswerDeadlinesTest {
             CompletableFuture<?>[] outcomes = new CompletableFuture<?>[10_000];
             for (int i = 0; i < outcomes.length; i++) {
                 outcomes[i] = new CompletableFuture<Void>();
-                deadlines.watch(outcomes[i], 0);
+                deadlines.watch(List.of(outcomes[i]), 0);
                 if (i % 2 == 0) {
                     ((CompletableFuture<Void>) outcomes[i]).complete(null);
                 }

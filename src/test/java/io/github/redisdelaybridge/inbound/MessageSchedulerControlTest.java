@@ -4,6 +4,7 @@ import static io.github.redisdelaybridge.testkit.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.MessageHeader;
@@ -72,7 +73,8 @@ class MessageSchedulerControlTest {
             }
             return CompletableFuture.completedFuture(null);
         }, store, 1 << 20, new BridgeMetrics(meters));
-        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
+        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0,
+                Broker.KAFKA);
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.inbound.kafka;
 import io.github.redisdelaybridge.inbound.GeneratedIds;
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +48,7 @@ public final class KafkaRecordsReader {
             Integer partition = in.getHeader(KafkaConstants.PARTITION, Integer.class);
             Long offset = in.getHeader(KafkaConstants.OFFSET, Long.class);
             messages.add(new InboundMessage(
-                    "kafka:" + topic + "/" + partition + "@" + offset,
+                    Broker.KAFKA.scheme() + topic + "/" + partition + "@" + offset,
                     topic,
                     GeneratedIds.kafka(topic, idByTopic.get(topic), partition, offset),
                     in.getHeader(KafkaConstants.KEY, byte[].class),

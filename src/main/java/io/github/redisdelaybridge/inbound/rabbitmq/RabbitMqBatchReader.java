@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.inbound.GeneratedIds;
 import io.github.redisdelaybridge.inbound.InboundBatch;
 import io.github.redisdelaybridge.inbound.InboundMessage;
 import io.github.redisdelaybridge.message.AmqpProperties;
+import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,7 +44,7 @@ public final class RabbitMqBatchReader {
         properties.getHeaders().forEach((name, value) -> headers.add(MessageHeader.amqp(name, value)));
         String messageId = properties.getMessageId();
         return new InboundMessage(
-                "rabbitmq:" + queue,
+                Broker.RABBITMQ.scheme() + queue,
                 queue,
                 // one in a generated form is refused by validation; filed meanwhile under an id of its own
                 messageId != null && !messageId.isBlank() && !GeneratedIds.isGenerated(messageId.strip()) ? messageId : GeneratedIds.rabbitMq(),

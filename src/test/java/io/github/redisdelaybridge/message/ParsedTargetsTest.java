@@ -1,9 +1,8 @@
-package io.github.redisdelaybridge.dispatch;
+package io.github.redisdelaybridge.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.redisdelaybridge.message.Target;
 import org.junit.jupiter.api.Test;
 
 class ParsedTargetsTest {
