@@ -44,7 +44,7 @@ record DispatchWiring(DeadLetters deadLetters, DeadLetters ingestDeadLetters, Ta
                 : new DeadLetters(deadLetterChannel, stores.ingestStore(), deadLetterLimits.recordMaxBytes(), metrics);
 
         TargetPolicy targetPolicy = targetPolicy(settings);
-        SettingsCheck.checkTargets(settings, targetPolicy);
+        TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
         Dispatcher dispatcher = new Dispatcher(stores.store(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
                 stopping, metrics);
