@@ -95,7 +95,7 @@ public record KafkaClientProperties(Map<String, String> client, Map<String, Stri
             Set<String> known = knownProperties(family);
             if (!known.contains(property)) {
                 problems.add("unknown setting " + key + ": " + property + " is not a Kafka " + familyName(family)
-                        + " property; did you mean " + family + SettingsCheck.closest(property, known) + (file ? FILE_SUFFIX : "") + "?");
+                        + " property; did you mean " + family + KeySuggestions.closest(property, known) + (file ? FILE_SUFFIX : "") + "?");
                 continue;
             }
             if (!family.equals(PRODUCER) && OWNED_BY_THE_BRIDGE.containsKey(property)) {

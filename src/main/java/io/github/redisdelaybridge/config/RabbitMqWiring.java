@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.deadletter.ChannelLimit;
 import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.KafkaDeadLetterChannel;
 import io.github.redisdelaybridge.deadletter.RabbitMqDeadLetterChannel;
+import io.github.redisdelaybridge.health.RabbitMqConnectionCheck;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqInboundConsumer;
 import io.github.redisdelaybridge.inbound.rabbitmq.RabbitMqTopology;
 import io.github.redisdelaybridge.message.Target;
@@ -15,12 +16,18 @@ import io.micrometer.core.instrument.Tags;
 import org.apache.camel.CamelContext;
 import java.util.stream.Collectors;
 import org.apache.camel.ExtendedStartupListener;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.spi.CamelEvent;
 import org.apache.camel.support.EventNotifierSupport;
 import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
-/** The RabbitMQ side of the wiring: connections for the consumer and the publisher, and where RabbitMQ-origin dead letters go. */
+/**
+ * The RabbitMQ area: connections for the consumer and the publisher, and where RabbitMQ-origin dead letters go. The
+ * publisher is built with the Kafka producers, before the dispatcher; the inbound consumer last ({@link #inbound}), and it
+ * takes batches only once every route runs. Stop: the consumer as the stop begins; the publisher after the Kafka
+ * producers, then the consumer's connections, both before the Redis connections.
+ */
 final class RabbitMqWiring {
 
     private static final int RABBITMQ_CONNECT_TIMEOUT_MS = 5_000;
@@ -42,6 +49,30 @@ final class RabbitMqWiring {
 
     static ChannelLimit kafkaDeadLetterLimit(DeadLetterLimits limits) {
         return new ChannelLimit(limits.kafkaMaxBytes(), "bridge.dead-letter.kafka-max-bytes");
+    }
+
+    /** The publisher of RabbitMQ targets and dead letters; null while RabbitMQ is disabled. */
+    static RabbitMqConfirmingClient publisher(RabbitMqSettings rabbitMqSettings, String instanceId, MeterRegistry meterRegistry) {
+        return rabbitMqSettings.enabled()
+                ? new RabbitMqConfirmingClient(clientConnections(rabbitMqSettings, meterRegistry), RabbitMqConnections.addresses(rabbitMqSettings),
+                        "redis-delay-bridge-publisher-" + instanceId)
+                : null;
+    }
+
+    /**
+     * The inbound side: the consumer's connections (returned, to be destroyed when the bridge stops) and, while RabbitMQ is
+     * enabled, their health check and the inbound consumer.
+     */
+    static CachingConnectionFactory inbound(CamelContext context, RabbitMqSettings rabbitMqSettings, String instanceId,
+                                            MeterRegistry meterRegistry, HealthCheckRegistry health) throws Exception {
+        CachingConnectionFactory rabbitMqConsumerConnections = consumerConnections(rabbitMqSettings, instanceId, meterRegistry);
+        if (rabbitMqSettings.enabled()) {
+            RabbitMqConnectionCheck rabbitMqHealth = new RabbitMqConnectionCheck();
+            rabbitMqConsumerConnections.addConnectionListener(rabbitMqHealth);
+            health.register(rabbitMqHealth);
+            startInboundConsumer(context, rabbitMqConsumerConnections, rabbitMqSettings);
+        }
+        return rabbitMqConsumerConnections;
     }
 
     /** The connection factory of the publishing side ({@link RabbitMqConfirmingClient}, on the RabbitMQ client library). */

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.metrics.DispatchLoopState;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * each of those waits for a core (tens of milliseconds on a small, busy machine), and only the lane's own wake-up is left
  * between the due time and the publish.
  */
-public final class Dispatcher implements DispatchWakeup, AutoCloseable {
+public final class Dispatcher implements DispatchWakeup, DispatchLoopState, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     /** How long the loop waits for room when {@code maxInFlight} messages are on their way. */
@@ -49,9 +50,6 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
                 settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
-        metrics.gauge("bridge.dispatch.in.flight", "messages published and not yet settled in Redis", delivery::inFlight);
-        metrics.gauge("bridge.dispatch.last.cycle.age.seconds", "seconds since this instance's dispatch loop last completed a cycle"
-                + " (a cycle lasts at most bridge.dispatch.idle-poll-ms, plus a Redis timeout)", () -> millisSinceLastCycle() / 1000.0);
     }
 
     /**
@@ -63,6 +61,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     }
 
     /** How long ago the latest dispatch cycle ended (since this dispatcher was created, before the first one ends). */
+    @Override
     public long millisSinceLastCycle() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastCycleEndNanos);
     }
@@ -111,6 +110,7 @@ public final class Dispatcher implements DispatchWakeup, AutoCloseable {
     }
 
     /** Messages published but not yet settled in Redis. */
+    @Override
     public int inFlight() {
         return delivery.inFlight();
     }

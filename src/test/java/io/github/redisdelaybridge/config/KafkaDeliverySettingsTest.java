@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class KafkaDeliverySettingsTest {
 
-    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     private Map<String, String> config;
     private Map<String, String> environment;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The security settings: secrets from files, Kafka pass-through families, Redis TLS, RabbitMQ hosts and TLS. */
 class SecuritySettingsTest {
 
-    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     @TempDir
     Path directory;
@@ -115,7 +115,7 @@ class SecuritySettingsTest {
                 "unknown setting bridge.kafka.client.security.protocl: security.protocl is not a Kafka client property;"
                         + " did you mean bridge.kafka.client.security.protocol?",
                 "unknown setting bridge.kafka.consumer.acks: acks is not a Kafka consumer property; did you mean bridge.kafka.consumer."
-                        + SettingsCheck.closest("acks", org.apache.kafka.clients.consumer.ConsumerConfig.configNames()) + "?");
+                        + KeySuggestions.closest("acks", org.apache.kafka.clients.consumer.ConsumerConfig.configNames()) + "?");
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The configuration checked as a whole at start ({@link SettingsCheck}); every problem is one line. */
 class SettingsCheckTest {
 
-    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     private Map<String, String> config;
     private Map<String, String> environment;
@@ -207,9 +207,9 @@ class SettingsCheckTest {
 
     @Test
     void closestIsByEditDistance() {
-        assertThat(SettingsCheck.editDistance("kitten", "sitting")).isEqualTo(3);
-        assertThat(SettingsCheck.editDistance("", "abc")).isEqualTo(3);
-        assertThat(SettingsCheck.closest("bridge.redis.slot", Set.of("bridge.redis.slots", "bridge.redis.uri"))).isEqualTo("bridge.redis.slots");
+        assertThat(KeySuggestions.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(KeySuggestions.editDistance("", "abc")).isEqualTo(3);
+        assertThat(KeySuggestions.closest("bridge.redis.slot", Set.of("bridge.redis.slots", "bridge.redis.uri"))).isEqualTo("bridge.redis.slots");
     }
 
     private BridgeSettings read() {
@@ -225,7 +225,7 @@ class SettingsCheckTest {
         }
     }
 
-    /** As BridgeBeans builds the policy: the inbound channels refused, the enabled brokers. */
+    /** As DispatchWiring builds the policy: the inbound channels refused, the enabled brokers. */
     private List<String> targetProblems() {
         BridgeSettings settings = read();
         java.util.Set<String> inbound = new java.util.HashSet<>();
@@ -236,7 +236,7 @@ class SettingsCheckTest {
             settings.rabbitMq().inboundQueues().forEach(queue -> inbound.add("rabbitmq:/" + queue));
         }
         try {
-            SettingsCheck.checkTargets(settings, new TargetPolicy(settings.allowedTargets(), inbound, brokers));
+            TargetSettingsCheck.checkTargets(settings, new TargetPolicy(settings.allowedTargets(), inbound, brokers));
             return List.of();
         } catch (InvalidSettingsException e) {
             return e.problems();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TlsHalfConfigurationTest {
 
-    private static final Set<String> ROUTE_KEYS = SettingsCheck.placeholderKeys("file:routes/*.yaml");
+    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     @TempDir
     Path directory;

@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.deploy;
 
 import io.github.redisdelaybridge.config.BridgeHome;
 import io.github.redisdelaybridge.config.BridgeSettings;
+import io.github.redisdelaybridge.config.RoutePlaceholders;
 import io.github.redisdelaybridge.config.SettingsCheck;
 import java.io.IOException;
 import java.io.Reader;
@@ -48,7 +49,7 @@ final class BridgeFacts {
         SettingsCheck.RecordingLookup lookup = new SettingsCheck.RecordingLookup(config::getProperty);
         BridgeSettings.from(lookup);
         Set<String> keys = new TreeSet<>(lookup.keys());
-        keys.addAll(SettingsCheck.placeholderKeys("file:routes/*.yaml"));
+        keys.addAll(RoutePlaceholders.placeholderKeys("file:routes/*.yaml"));
         keys.add(BridgeHome.PROPERTY);
         return keys;
     }

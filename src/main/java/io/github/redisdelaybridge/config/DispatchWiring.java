@@ -1,0 +1,74 @@
+package io.github.redisdelaybridge.config;
+
+import io.github.redisdelaybridge.message.Broker;
+import io.github.redisdelaybridge.deadletter.DeadLetterChannel;
+import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
+import io.github.redisdelaybridge.dispatch.Dispatcher;
+import io.github.redisdelaybridge.dispatch.LeaseReaper;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
+import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
+import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
+import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.apache.camel.spi.Registry;
+
+/**
+ * The dispatch area: the dead letters, the publisher of the targets, the target policy (the configured targets are
+ * checked against it here, before the dispatcher exists) and the dispatcher with its lease reaper. Built after the store and
+ * the Kafka and RabbitMQ publishers, before the inbound side (which wakes the dispatcher). Stop: the dispatcher first of
+ * all, once the routes have stopped: it waits for the messages in flight to settle while the brokers and Redis still answer.
+ *
+ * @param deadLetters       the dead letters of dispatching and the admin API (on the store's main connection)
+ * @param ingestDeadLetters the dead letters of ingest (on the ingest connection)
+ * @param targetPolicy      which targets messages may name
+ */
+record DispatchWiring(DeadLetters deadLetters, DeadLetters ingestDeadLetters, TargetPolicy targetPolicy, Dispatcher dispatcher) {
+
+    /** @param rabbitMq the RabbitMQ publisher; null while RabbitMQ is disabled */
+    static DispatchWiring wire(BridgeSettings settings, StoreWiring stores, KafkaWiring kafkaWiring, RabbitMqConfirmingClient rabbitMq,
+                               BridgeMetrics metrics, BooleanSupplier stopping) {
+        RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
+        DeadLetterLimits deadLetterLimits = settings.deadLetterLimits();
+        DeadLetterChannel kafkaDeadLetters = kafkaWiring.deadLetters();
+        DeadLetterChannel deadLetterChannel = rabbitMq == null ? kafkaDeadLetters
+                : new OriginRoutingDeadLetterChannel(kafkaDeadLetters, RabbitMqWiring.originDeadLetters(rabbitMqSettings,
+                kafkaWiring.deadLetterProducer(), rabbitMq, deadLetterLimits));
+        BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafkaWiring.producer()),
+                rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
+        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, stores.store(), deadLetterLimits.recordMaxBytes(), metrics);
+        DeadLetters ingestDeadLetters = stores.ingestStore() == stores.store() ? deadLetters
+                : new DeadLetters(deadLetterChannel, stores.ingestStore(), deadLetterLimits.recordMaxBytes(), metrics);
+
+        TargetPolicy targetPolicy = targetPolicy(settings);
+        TargetSettingsCheck.checkTargets(settings, targetPolicy);
+
+        Dispatcher dispatcher = new Dispatcher(stores.store(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
+                stopping, metrics);
+        return new DispatchWiring(deadLetters, ingestDeadLetters, targetPolicy, dispatcher);
+    }
+
+    /** The targets messages may name: the allow-list, never an inbound channel (a loop), only enabled brokers. */
+    private static TargetPolicy targetPolicy(BridgeSettings settings) {
+        RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
+        Set<String> inboundChannels = new HashSet<>();
+        Set<String> enabledBrokers = new HashSet<>(Set.of(Broker.KAFKA.label()));
+        settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add(Broker.KAFKA.scheme() + topic));
+        if (rabbitMqSettings.enabled()) {
+            enabledBrokers.add(Broker.RABBITMQ.label());
+            rabbitMqSettings.inboundQueues().forEach(queue -> inboundChannels.add(Broker.RABBITMQ.scheme() + "/" + queue));
+            rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add(Broker.RABBITMQ.scheme() + exchange + "/*"));
+        }
+        return new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
+    }
+
+    /** Binds the beans the dispatch routes name. */
+    void bind(Registry registry, StoreWiring stores, BridgeSettings settings, BridgeMetrics metrics) {
+        registry.bind("dispatcher", dispatcher);
+        registry.bind("leaseReaper", new LeaseReaper(stores.store(), settings.redisTimeoutMs(), metrics));
+    }
+}

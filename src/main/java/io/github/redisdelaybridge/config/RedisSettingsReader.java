@@ -1,0 +1,57 @@
+package io.github.redisdelaybridge.config;
+
+import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.RedisSecurity;
+
+/** Reads the Redis settings that need more than one key: how to connect securely, what to expect of the server. */
+final class RedisSettingsReader {
+
+    private RedisSettingsReader() {
+    }
+
+    static RedisSecurity redisSecurity(SettingsReader r) {
+        RedisSecurity.VerifyPeer verifyPeer;
+        String mode = r.optional("bridge.redis.tls.verify-peer");
+        try {
+            verifyPeer = mode.isEmpty() ? RedisSecurity.VerifyPeer.FULL : RedisSecurity.VerifyPeer.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("setting bridge.redis.tls.verify-peer " + e.getMessage());
+        }
+        return new RedisSecurity(r.optional("bridge.redis.username"), r.secret("bridge.redis.password"),
+                r.path("bridge.redis.tls.truststore"), r.secret("bridge.redis.tls.truststore-password"),
+                r.path("bridge.redis.tls.keystore"), r.secret("bridge.redis.tls.keystore-password"), verifyPeer);
+    }
+
+    private static DurabilitySettings.LocalFsync localFsync(SettingsReader r) {
+        String value = r.optional("bridge.redis.wait-aof-local");
+        try {
+            return DurabilitySettings.LocalFsync.parse(value.isEmpty() ? "auto" : value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("setting bridge.redis.wait-aof-local " + e.getMessage());
+        }
+    }
+
+    static RedisExpectations redisExpectations(SettingsReader r, long redisTimeoutMs) {
+        DurabilitySettings durability;
+        try {
+            durability = new DurabilitySettings(
+                    r.optional("bridge.redis.wait-replicas").isEmpty() ? 0 : r.intValue("bridge.redis.wait-replicas"),
+                    localFsync(r),
+                    r.optional("bridge.redis.wait-timeout-ms").isEmpty() ? 1_000 : r.longValue("bridge.redis.wait-timeout-ms"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().startsWith("setting ") ? e.getMessage()
+                    : "setting bridge.redis.wait-*: " + e.getMessage());
+        }
+        if (durability.waitTimeoutMs() >= redisTimeoutMs) {
+            // the wait must answer before Lettuce gives up on the command, or a slow replica reads as a dead Redis
+            throw new IllegalArgumentException("setting bridge.redis.wait-timeout-ms (" + durability.waitTimeoutMs()
+                    + ") must be below bridge.redis.command-timeout-ms (" + redisTimeoutMs + ")");
+        }
+        boolean allowEviction = !r.optional("bridge.redis.allow-eviction").isEmpty() && r.booleanValue("bridge.redis.allow-eviction");
+        long checkIntervalMs = r.optional("bridge.redis.check-interval-ms").isEmpty() ? 300_000 : r.longValue("bridge.redis.check-interval-ms");
+        if (checkIntervalMs < 1_000) {
+            throw new IllegalArgumentException("setting bridge.redis.check-interval-ms must be at least 1000, got " + checkIntervalMs);
+        }
+        return new RedisExpectations(durability, allowEviction, checkIntervalMs);
+    }
+}

@@ -1,0 +1,75 @@
+package io.github.redisdelaybridge.config;
+
+import io.github.redisdelaybridge.health.RedisRequirementsException;
+import io.github.redisdelaybridge.health.RedisServerWatch;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.StoreLimits;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.camel.spi.Registry;
+
+/**
+ * The store area: the Redis connections, the stores on them, the durability barrier and the watch over the server, built
+ * right after the metrics and before anything that writes to Redis; the watch checks the server at once, so an unfit
+ * Redis stops the start before a broker is contacted. Stop: the watch after the RabbitMQ connections; the connections
+ * last of all, since everything else (settling, dead letters, the instance-id guard) uses them until it stops.
+ *
+ * @param redis       the connection of dispatching, the admin queries and the checks
+ * @param ingestRedis the connection of ingest and admin writes: {@code redis} itself unless the barrier may send WAIT
+ * @param store       the store on {@code redis}
+ * @param ingestStore the store on {@code ingestRedis}
+ */
+record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys, DelayStore store, DelayStore ingestStore,
+                   DurabilityBarrier barrier, RedisServerWatch redisWatch) {
+
+    /** @param fatalStop how the bridge stops for good when Redis turns out unfit after the start */
+    static StoreWiring wire(BridgeSettings settings, BridgeMetrics metrics, Consumer<String> fatalStop) {
+        RedisExpectations expectations = settings.redisExpectations();
+        RedisConnection redis = new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(),
+                Duration.ofMillis(settings.redisTimeoutMs()), settings.redisSecurity());
+        // WAIT and WAITAOF hold up every later command of their connection on the server until they return, so when the
+        // barrier may send them, ingest writes (and admin writes) get a connection of their own and never delay dispatching.
+        RedisConnection ingestRedis = expectations.durability().equals(DurabilitySettings.memoryOnly()) ? redis
+                : new RedisConnection(RedisConnection.uris(settings.redisUri()), settings.redisCluster(), Duration.ofMillis(settings.redisTimeoutMs()),
+                        settings.redisSecurity());
+        Keys keys = new Keys(settings.keyPrefix(), settings.slots());
+        StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
+                settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes(), settings.names());
+        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics, metrics);
+        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics, metrics);
+        DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
+        RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
+                settings.redisTimeoutMs(), fatalStop);
+        try {
+            redisWatch.start();
+        } catch (RedisRequirementsException unfit) {
+            redisWatch.close();
+            if (ingestRedis != redis) {
+                ingestRedis.close();
+            }
+            redis.close();
+            throw new InvalidSettingsException(List.of(unfit.getMessage()));
+        }
+        return new StoreWiring(redis, ingestRedis, keys, store, ingestStore, barrier, redisWatch);
+    }
+
+    /** Binds the beans the routes name. */
+    void bind(Registry registry) {
+        registry.bind("delayStore", store);
+        registry.bind("redisServerWatch", redisWatch);
+    }
+
+    /** Closes the Redis connections: the last step of the stop. */
+    void closeConnections() {
+        if (ingestRedis != redis) {
+            ingestRedis.close();
+        }
+        redis.close();
+    }
+}
