@@ -43,6 +43,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaProducerClient implements AutoCloseable {
 
     private static final long MISSING_TOPIC_MEMORY_MS = 5_000;
+    /** Missing topics remembered at most: their names come from producers' targets, so their number has no bound of its own. */
+    static final int MAX_MISSING_TOPICS_REMEMBERED = 1_000;
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaTopicCatalog topics;
@@ -155,11 +157,27 @@ public final class KafkaProducerClient implements AutoCloseable {
         CompletableFuture<RecordMetadata> acknowledged = send(topic, key, headers, body);
         acknowledged.exceptionally(failure -> {
             if (failure instanceof TimeoutException && failure.getMessage() != null && failure.getMessage().contains("metadata")) {
-                missingTopicsUntil.put(topic, System.currentTimeMillis() + MISSING_TOPIC_MEMORY_MS);
+                rememberMissing(topic);
             }
             return null;
         });
         return acknowledged;
+    }
+
+    /** Forgets the topics whose memory ran out first; past the bound, all of them (they are only a shortcut to a failure). */
+    private void rememberMissing(String topic) {
+        long now = System.currentTimeMillis();
+        if (missingTopicsUntil.size() >= MAX_MISSING_TOPICS_REMEMBERED) {
+            missingTopicsUntil.values().removeIf(until -> until <= now);
+            if (missingTopicsUntil.size() >= MAX_MISSING_TOPICS_REMEMBERED) {
+                missingTopicsUntil.clear();
+            }
+        }
+        missingTopicsUntil.put(topic, now + MISSING_TOPIC_MEMORY_MS);
+    }
+
+    int missingTopicsRemembered() {
+        return missingTopicsUntil.size();
     }
 
     private CompletableFuture<RecordMetadata> send(String topic, byte[] key, List<MessageHeader> headers, byte[] body) {
