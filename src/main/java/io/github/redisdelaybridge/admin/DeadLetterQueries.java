@@ -1,10 +1,10 @@
 package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
-import io.github.redisdelaybridge.store.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.Listing;
-import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.Listing;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueHistogram;
+import io.github.redisdelaybridge.store.inspection.DueHistogram;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -7,7 +7,7 @@ import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.PublishFailures;
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.message.Failures;
-import io.github.redisdelaybridge.store.ClaimTag;
-import io.github.redisdelaybridge.store.ClaimedBatch;
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimTag;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -7,7 +7,7 @@ import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.outbound.client.BrokerBlockedException;
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.DelayStore;
 import java.util.ArrayList;
 import java.util.HashMap;

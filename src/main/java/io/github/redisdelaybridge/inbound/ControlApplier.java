@@ -2,9 +2,9 @@ package io.github.redisdelaybridge.inbound;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.redisdelaybridge.metrics;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
-import io.github.redisdelaybridge.store.CancelOutcome;
-import io.github.redisdelaybridge.store.DueTimeChange;
-import io.github.redisdelaybridge.store.NamesCapListener;
-import io.github.redisdelaybridge.store.ScriptTimings;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.NamesCapListener;
+import io.github.redisdelaybridge.store.script.ScriptTimings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.metrics;
 
 import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.StoreGauges;
+import io.github.redisdelaybridge.store.inspection.StoreGauges;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.CompletableFuture;

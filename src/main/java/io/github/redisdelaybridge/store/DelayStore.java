@@ -1,6 +1,48 @@
 package io.github.redisdelaybridge.store;
 
 import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.store.dispatch.AcknowledgeScript;
+import io.github.redisdelaybridge.store.dispatch.ClaimScript;
+import io.github.redisdelaybridge.store.dispatch.ClaimTag;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedNames;
+import io.github.redisdelaybridge.store.dispatch.DeadLetterScript;
+import io.github.redisdelaybridge.store.dispatch.ReapExpiredLeasesScript;
+import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
+import io.github.redisdelaybridge.store.dispatch.RecordedFailure;
+import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
+import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
+import io.github.redisdelaybridge.store.dispatch.StoreDeadLettersScript;
+import io.github.redisdelaybridge.store.form.StandInIds;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.CancelScript;
+import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.NamesCapListener;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleResult;
+import io.github.redisdelaybridge.store.ingest.ScheduleScript;
+import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.DeleteDeadLetterScript;
+import io.github.redisdelaybridge.store.inspection.DueHistogram;
+import io.github.redisdelaybridge.store.inspection.DueHistogramScript;
+import io.github.redisdelaybridge.store.inspection.GaugesScript;
+import io.github.redisdelaybridge.store.inspection.InspectScript;
+import io.github.redisdelaybridge.store.inspection.ListDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.ListPendingScript;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.Listing;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.PendingEntry;
+import io.github.redisdelaybridge.store.inspection.ReplayDeadLetterScript;
+import io.github.redisdelaybridge.store.inspection.ReplayResult;
+import io.github.redisdelaybridge.store.inspection.SlotPage;
+import io.github.redisdelaybridge.store.inspection.StatsScript;
+import io.github.redisdelaybridge.store.inspection.StoreGauges;
+import io.github.redisdelaybridge.store.inspection.StoreStats;
+import io.github.redisdelaybridge.store.script.ScriptCall;
+import io.github.redisdelaybridge.store.script.ScriptTimings;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +66,9 @@ public final class DelayStore {
      * and a short call rarely straddles such a wait, so a thundering herd stays out of SLOWLOG. It also
      * keeps Lua's unpack (which takes a few thousand values at most) far from its limit.
      */
-    static final int MESSAGES_PER_CALL = 100;
+    public static final int MESSAGES_PER_CALL = 100;
     /** Entries a list script examines per slot and call at most, however few match its filter. */
-    static final int LIST_SCAN_BUDGET = 1_000;
+    public static final int LIST_SCAN_BUDGET = 1_000;
     /** How the id of a packed member that could not be resolved is shown (claim, listPending): then the member in hex. */
     public static final String UNRESOLVABLE_ID_PREFIX = "unresolvable-member:";
 
@@ -147,7 +189,7 @@ public final class DelayStore {
     }
 
     /** The stand-in id of a packed member whose stem code the slot's names hash lacks ({@link StandInIds#standIn}). */
-    String unresolvableId(int slot, byte[] member) {
+    public String unresolvableId(int slot, byte[] member) {
         return StandInIds.standIn(member, keys, slot);
     }
 

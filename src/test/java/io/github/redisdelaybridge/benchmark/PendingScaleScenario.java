@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
 import io.github.redisdelaybridge.store.Keys;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;

@@ -11,9 +11,9 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageState;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageState;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -72,7 +72,7 @@ class MessageSchedulerControlTest {
             }
             return CompletableFuture.completedFuture(null);
         }, store, 1 << 20, new BridgeMetrics(meters));
-        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
+        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.connection.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0);
     }
 
     @AfterEach
