@@ -5,10 +5,10 @@ import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.ingest.CancelOutcome;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.ingest.DueTimeChange;
 import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -27,14 +27,14 @@ public final class MessageCommands {
     private static final Logger LOG = LoggerFactory.getLogger(MessageCommands.class);
     private static final String DUE_EXAMPLE = "{\"delayMs\": 30000} or {\"deliverAt\": \"2026-12-01T10:00:00Z\"}";
 
-    private final DelayStore store;
+    private final IngestStore store;
     private final DueTimeParser dueTimeParser;
     private final DispatchWakeup wakeup;
     private final BridgeMetrics metrics;
     private final long redisTimeoutMs;
     private final DurableWrites durably;
 
-    public MessageCommands(DelayStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup,
+    public MessageCommands(IngestStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup,
                            BridgeMetrics metrics, long redisTimeoutMs) {
         this.store = store;
         this.durably = new DurableWrites(barrier, redisTimeoutMs);

@@ -2,7 +2,7 @@ package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
 import io.github.redisdelaybridge.store.inspection.Listing;
 import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import io.github.redisdelaybridge.store.inspection.MessageState;
@@ -19,12 +19,12 @@ public final class MessageQueries {
 
     static final int MAX_ID_BYTES = 512;
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final DueTimeParser dueTimeParser;
     private final BridgeMetrics metrics;
     private final long redisTimeoutMs;
 
-    public MessageQueries(DelayStore store, DueTimeParser dueTimeParser, BridgeMetrics metrics, long redisTimeoutMs) {
+    public MessageQueries(InspectionStore store, DueTimeParser dueTimeParser, BridgeMetrics metrics, long redisTimeoutMs) {
         this.store = store;
         this.dueTimeParser = dueTimeParser;
         this.metrics = metrics;

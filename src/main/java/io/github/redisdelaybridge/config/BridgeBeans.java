@@ -22,9 +22,9 @@ import io.github.redisdelaybridge.health.InstanceIdCheck;
 import io.github.redisdelaybridge.health.InstanceIdGuard;
 import io.github.redisdelaybridge.health.KafkaConsumersCheck;
 import io.github.redisdelaybridge.health.RabbitMqConnectionCheck;
-import io.github.redisdelaybridge.health.RedisWriteCheck;
 import io.github.redisdelaybridge.health.RedisRequirementsException;
 import io.github.redisdelaybridge.health.RedisServerWatch;
+import io.github.redisdelaybridge.health.RedisWriteCheck;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.MessageScheduler;
@@ -45,12 +45,15 @@ import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
 import io.github.redisdelaybridge.store.connection.DurabilitySettings;
-import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
-import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.script.ScriptRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -138,8 +141,10 @@ public final class BridgeBeans implements CamelConfiguration {
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
                 settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes(), settings.names());
-        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics, metrics);
-        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics, metrics);
+        ScriptRunner scripts = new ScriptRunner(redis.async(), metrics);
+        DispatchStore dispatchStore = new DispatchStore(scripts, keys, limits);
+        InspectionStore inspectionStore = new InspectionStore(scripts, keys, limits);
+        IngestStore ingestStore = new IngestStore(ingestRedis == redis ? scripts : new ScriptRunner(ingestRedis.async(), metrics), keys, limits, metrics);
         DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
         RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
                 settings.redisTimeoutMs(), fatalStop(context));
@@ -192,9 +197,7 @@ public final class BridgeBeans implements CamelConfiguration {
                 deadLetterLimits));
         BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafka),
                 rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
-        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, store, deadLetterLimits.recordMaxBytes(), metrics);
-        DeadLetters ingestDeadLetters = ingestStore == store ? deadLetters
-                : new DeadLetters(deadLetterChannel, ingestStore, deadLetterLimits.recordMaxBytes(), metrics);
+        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, ingestStore, dispatchStore, deadLetterLimits.recordMaxBytes(), metrics);
 
         Set<String> inboundChannels = new HashSet<>();
         Set<String> enabledBrokers = new HashSet<>(Set.of("kafka"));
@@ -208,7 +211,7 @@ public final class BridgeBeans implements CamelConfiguration {
         SettingsCheck.checkTargets(settings, targetPolicy);
         DueTimeParser dueTimeParser = new DueTimeParser(settings.maxDelayMs());
 
-        Dispatcher dispatcher = new Dispatcher(store, targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
+        Dispatcher dispatcher = new Dispatcher(dispatchStore, targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
                 stopping, metrics);
 
         Registry registry = context.getRegistry();
@@ -218,11 +221,10 @@ public final class BridgeBeans implements CamelConfiguration {
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, targetPolicy, settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
-        registry.bind("messageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics, 0, "kafka"));
+        registry.bind("messageScheduler", new MessageScheduler(ingestStore, inspectionStore, barrier, deadLetters, dispatcher, stopping, metrics, 0, "kafka"));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
         registry.bind("dispatcher", dispatcher);
-        registry.bind("leaseReaper", new LeaseReaper(store, settings.redisTimeoutMs(), metrics));
-        registry.bind("delayStore", store);
+        registry.bind("leaseReaper", new LeaseReaper(dispatchStore, settings.redisTimeoutMs(), metrics));
         registry.bind("bridgeMetrics", metrics);
         registry.bind("redisServerWatch", redisWatch);
 
@@ -232,16 +234,16 @@ public final class BridgeBeans implements CamelConfiguration {
                 settings.adminAllowedHosts());
         registry.bind("adminAuthorizer", adminAuthorizer);
         registry.bind("apiResponses", new ApiResponses());
-        registry.bind("messageQueries", new MessageQueries(store, dueTimeParser, metrics, redisTimeoutMs));
+        registry.bind("messageQueries", new MessageQueries(inspectionStore, dueTimeParser, metrics, redisTimeoutMs));
         registry.bind("messageCommands", new MessageCommands(ingestStore, barrier, dueTimeParser, dispatcher, metrics, redisTimeoutMs));
-        registry.bind("deadLetterQueries", new DeadLetterQueries(store, redisTimeoutMs));
-        registry.bind("deadLetterCommands", new DeadLetterCommands(store, validator, dueTimeParser, dispatcher, redisTimeoutMs));
-        registry.bind("dueHistogramQuery", new DueHistogramQuery(store, redisTimeoutMs));
+        registry.bind("deadLetterQueries", new DeadLetterQueries(inspectionStore, redisTimeoutMs));
+        registry.bind("deadLetterCommands", new DeadLetterCommands(inspectionStore, validator, dueTimeParser, dispatcher, redisTimeoutMs));
+        registry.bind("dueHistogramQuery", new DueHistogramQuery(inspectionStore, redisTimeoutMs));
         registry.bind("openApiDocument", new OpenApiDocument());
         registry.bind("consoleAssets", new ConsoleAssets());
 
         ObserveSettings observe = settings.observe();
-        ClusterGauges clusterGauges = new ClusterGauges(store, observe.overdueThresholdMs(), observe.gaugeCacheMs(),
+        ClusterGauges clusterGauges = new ClusterGauges(inspectionStore, observe.overdueThresholdMs(), observe.gaugeCacheMs(),
                 Math.min(2_000, settings.redisTimeoutMs())).register(meterRegistry);
         DispatchStall dispatchStall = new DispatchStall(dispatcher, clusterGauges, observe.dispatchStallMs());
         HealthGauges.register(metrics, context, dispatchStall);
@@ -260,7 +262,7 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, targetPolicy,
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, barrier, ingestDeadLetters, dispatcher, stopping, metrics,
+        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(ingestStore, inspectionStore, barrier, deadLetters, dispatcher, stopping, metrics,
                 rabbitMqSettings.storeAttempts(), "rabbitmq"));
         registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.consumerConnections(rabbitMqSettings, settings.instanceId(),

@@ -8,7 +8,7 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.outbound.client.BrokerBlockedException;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -57,7 +57,7 @@ final class PublishAndSettle implements AutoCloseable {
     private static final long MAX_DEFER_MS = 30_000;
     private static final long LOG_DEFERRALS_EVERY_MS = 10_000;
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final TargetPublisher publisher;
     private final RetryOrDeadLetter failures;
     private final long publishTimeoutMs;
@@ -104,7 +104,7 @@ final class PublishAndSettle implements AutoCloseable {
      * @param onReturnedToDueSet   called after a message went back to the due set (given back, or to be retried), maybe due
      *                             sooner than the dispatch loop plans to look again
      */
-    PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
+    PublishAndSettle(DispatchStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
                      ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
         this.store = store;
         this.releaseClock = releaseClock;

@@ -3,8 +3,8 @@ package io.github.redisdelaybridge.inbound;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,10 +32,10 @@ final class ControlApplier {
     record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
     }
 
-    private final DelayStore store;
+    private final IngestStore store;
     private final BridgeMetrics metrics;
 
-    ControlApplier(DelayStore store, BridgeMetrics metrics) {
+    ControlApplier(IngestStore store, BridgeMetrics metrics) {
         this.store = store;
         this.metrics = metrics;
     }

@@ -33,7 +33,7 @@ interface BridgeRedis {
 
     RedisClusterAsyncCommands<String, String> async();
 
-    /** A new connection of the bridge's own kind, for its {@code DelayStore}. */
+    /** A new connection of the bridge's own kind, for its {@code StoreFaces}. */
     RedisConnection openStoreConnection();
 
     /** Starts measuring CPU, counting this Redis's processes as "redis". */

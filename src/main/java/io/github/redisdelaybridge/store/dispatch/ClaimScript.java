@@ -31,11 +31,11 @@ public final class ClaimScript {
             ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS);
 
     /** One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them). */
-    public record StoredMessage(byte[] member, long dueAt, int attempts, byte[] storedEnvelope) {
+    record StoredMessage(byte[] member, long dueAt, int attempts, byte[] storedEnvelope) {
     }
 
     /** A claim's answer as the script returns it; {@code namesTag}: the slot's names hash's tag (-1: none). */
-    public record StoredClaim(long redisNow, long nextDue, long leaseDeadline, int namesTag, List<StoredMessage> messages) {
+    record StoredClaim(long redisNow, long nextDue, long leaseDeadline, int namesTag, List<StoredMessage> messages) {
     }
 
     private ClaimScript() {

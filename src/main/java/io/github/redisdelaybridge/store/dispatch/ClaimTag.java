@@ -1,11 +1,10 @@
 package io.github.redisdelaybridge.store.dispatch;
 
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 
 /**
  * Names one claim round of one claimer, so that what the round claimed can be given back when its answer never arrives
- * ({@link DelayStore#claim(int, int, long, ClaimTag)}, {@link DelayStore#releaseClaim}).
+ * ({@link DispatchStore#claim(int, int, long, ClaimTag)}, {@link DispatchStore#releaseClaim}).
  *
  * @param claimerId random per dispatcher, letters, digits or dashes: its field in the slot's {@link Keys#claims} hash
  * @param round     increases with every round of that claimer

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.store.dispatch;
 
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.form.StandInIds;
 
 /**
  * A message this instance holds a lease on: it must publish it and then acknowledge or reschedule it.
@@ -8,7 +8,7 @@ import io.github.redisdelaybridge.store.DelayStore;
  * dead-lettered as-is.
  *
  * @param messageId     the message id ({@link ClaimedNames} reads it from the member); when {@code idResolved}
- *                      is false, a stand-in: {@code unresolvable-member:<hex of the member>} ({@link DelayStore})
+ *                      is false, a stand-in: {@code unresolvable-member:<hex of the member>} ({@link StandInIds})
  * @param member        the member the message is stored under in Redis, as claimed: acknowledge, reschedule and
  *                      deadLetter use it as given (a packed id, or the id verbatim)
  * @param idResolved    false when the member is packed but could not be turned back into an id (the slot's names

@@ -23,19 +23,19 @@ import java.util.function.LongFunction;
  * itself: the dispatcher dead-letters it with the reason. A claim reads its names from its own map, filled from the copy
  * and the fetch, since the copy may start again (it is bounded) while the claim is read.
  */
-public final class ClaimedNames {
+final class ClaimedNames {
 
     private final Keys keys;
     private final Function<ScriptCall<ResolveNamesScript.Resolved>, CompletableFuture<ResolveNamesScript.Resolved>> run;
     private final ConcurrentHashMap<Integer, SlotNames> slots = new ConcurrentHashMap<>();
 
     /** @param run how the store runs a script call */
-    public ClaimedNames(Keys keys, Function<ScriptCall<ResolveNamesScript.Resolved>, CompletableFuture<ResolveNamesScript.Resolved>> run) {
+    ClaimedNames(Keys keys, Function<ScriptCall<ResolveNamesScript.Resolved>, CompletableFuture<ResolveNamesScript.Resolved>> run) {
         this.keys = keys;
         this.run = run;
     }
 
-    public CompletableFuture<ClaimedBatch> resolve(int slot, ClaimScript.StoredClaim claim) {
+    CompletableFuture<ClaimedBatch> resolve(int slot, ClaimScript.StoredClaim claim) {
         SlotNames names = slots.computeIfAbsent(slot, s -> new SlotNames());
         int tag = claim.namesTag();
         Map<Long, byte[]> known = new HashMap<>();

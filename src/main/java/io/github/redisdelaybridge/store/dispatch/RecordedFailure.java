@@ -1,9 +1,8 @@
 package io.github.redisdelaybridge.store.dispatch;
 
-import io.github.redisdelaybridge.store.DelayStore;
 
 /**
- * A failed publish as Redis recorded it ({@link DelayStore#recordFailure}).
+ * A failed publish as Redis recorded it ({@link DispatchStore#recordFailure}).
  *
  * @param attempts     failed delivery attempts of the message, this one included
  * @param failingSince when its publishes started failing: its first failed publish (epoch ms, Redis's clock)

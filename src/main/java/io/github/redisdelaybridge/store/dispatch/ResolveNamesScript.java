@@ -25,7 +25,7 @@ public final class ResolveNamesScript {
     static final ScriptContract<Reply<Head, Entry>> CONTRACT = ScriptContract.returning(Reply.shape(Head.class, Entry.class), "resolveNames", NAMES);
 
     /** @param names code -> name, for the codes the hash has */
-    public record Resolved(int tag, Map<Long, byte[]> names) {
+    record Resolved(int tag, Map<Long, byte[]> names) {
     }
 
     private ResolveNamesScript() {

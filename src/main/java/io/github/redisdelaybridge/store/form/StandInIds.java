@@ -1,6 +1,5 @@
 package io.github.redisdelaybridge.store.form;
 
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -10,6 +9,9 @@ import java.util.HexFormat;
  * could not (a packed member whose stem code the slot's names hash lacks), a stand-in built from the member.
  */
 public final class StandInIds {
+
+    /** How the id of a packed member that could not be resolved is shown (claim, listPending): then the member in hex. */
+    public static final String UNRESOLVABLE_ID_PREFIX = "unresolvable-member:";
 
     private StandInIds() {
     }
@@ -26,7 +28,7 @@ public final class StandInIds {
      * computed from the id).
      */
     public static String standIn(byte[] member, Keys keys, int slot) {
-        String plain = DelayStore.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member);
+        String plain = UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member);
         String id = plain;
         for (int n = 1; keys.slotOf(id) != slot && n <= 1_000_000; n++) {
             id = plain + "~" + n;

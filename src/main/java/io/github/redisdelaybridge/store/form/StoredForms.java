@@ -1,6 +1,5 @@
 package io.github.redisdelaybridge.store.form;
 
-import io.github.redisdelaybridge.store.dispatch.ClaimedNames;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -8,7 +7,7 @@ import java.util.function.LongFunction;
 /**
  * Redis's stored forms read back on the bridge's side, exactly as {@code lua/lib/memberIds} ({@code ids.toId}) and
  * {@code lua/lib/expandNames} ({@code names.expand}) read them: a packed member becomes its message id, a payload in the
- * stored form becomes the wire form. claim.lua returns both as stored ({@link ClaimedNames} resolves them), so that the
+ * stored form becomes the wire form. claim.lua returns both as stored ({@code dispatch/ClaimedNames} resolves them), so that the
  * busiest script leaves this work to the bridge. The byte layouts are documented in those two fragments.
  *
  * <p>{@code nameOf} looks a code up in the slot's names hash (null: unknown); {@code tag} is the hash's tag (-1: none).

@@ -31,7 +31,7 @@ public final class ScheduleScript {
     enum Tail { NOW, UNINTERNED }
 
     /** One call's results, one per request in the requests' order, and how many payloads it stored un-interned. */
-    public record Stored(ScheduleResult[] results, long uninterned) {
+    record Stored(ScheduleResult[] results, long uninterned) {
     }
 
     static final ScriptContract<Reply<Reply.None, Entry>> CONTRACT =

@@ -21,7 +21,7 @@ public record DueHistogram(long from, long overdue, long later, long[] counts) {
      * Two slots' histograms added up, bucket by bucket. Slots on different Cluster masters may read clocks a few
      * milliseconds apart; the earlier reading is kept, which a chart of minute buckets cannot show.
      */
-    public DueHistogram plus(DueHistogram other) {
+    DueHistogram plus(DueHistogram other) {
         long[] sum = new long[Math.max(counts.length, other.counts.length)];
         for (int i = 0; i < sum.length; i++) {
             sum[i] = (i < counts.length ? counts[i] : 0) + (i < other.counts.length ? other.counts[i] : 0);

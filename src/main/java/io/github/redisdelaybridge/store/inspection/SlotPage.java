@@ -14,9 +14,9 @@ import java.util.concurrent.CompletableFuture;
  * @param entries  matching entries, in order
  * @param frontier the slot was examined up to here (inclusive); null when examined to its end
  */
-public record SlotPage<T extends Listed>(List<T> entries, ListPosition frontier) {
+record SlotPage<T extends Listed>(List<T> entries, ListPosition frontier) {
 
-    public static <T extends Listed> CompletableFuture<Listing<T>> mergeWhenDone(List<CompletableFuture<SlotPage<T>>> pages, int limit) {
+    static <T extends Listed> CompletableFuture<Listing<T>> mergeWhenDone(List<CompletableFuture<SlotPage<T>>> pages, int limit) {
         return CompletableFuture.allOf(pages.toArray(CompletableFuture[]::new))
                 .thenApply(done -> merge(pages.stream().map(CompletableFuture::join).toList(), limit));
     }

@@ -33,7 +33,7 @@ public record StoreGauges(long redisNow, long pending, long inFlight, long overd
     }
 
     /** The gauges of two sets of slots together: the later clock, the sums, the earlier oldest due time. */
-    public StoreGauges plus(StoreGauges other) {
+    StoreGauges plus(StoreGauges other) {
         long oldest = oldestDue < 0 ? other.oldestDue : other.oldestDue < 0 ? oldestDue : Math.min(oldestDue, other.oldestDue);
         long[] soon = new long[dueSoon.length];
         for (int i = 0; i < soon.length; i++) {

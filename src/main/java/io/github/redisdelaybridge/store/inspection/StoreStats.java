@@ -16,7 +16,7 @@ public record StoreStats(long redisNow, long pending, long inFlight, long delive
     }
 
     /** The counts of two sets of slots together: the later clock, the sums, the earlier next due time. */
-    public StoreStats plus(StoreStats other) {
+    StoreStats plus(StoreStats other) {
         long next = nextDueAt < 0 ? other.nextDueAt : other.nextDueAt < 0 ? nextDueAt : Math.min(nextDueAt, other.nextDueAt);
         return new StoreStats(Math.max(redisNow, other.redisNow), pending + other.pending, inFlight + other.inFlight,
                 delivered + other.delivered, cancelled + other.cancelled, dead + other.dead, next);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
@@ -42,10 +42,10 @@ class ConcurrentClaimNamesTest {
     void concurrentClaimsEmptyOnesIncludedAllReadEveryName() throws Exception {
         Keys keys = new Keys(redis.prefix(), 1);
         StoreLimits limits = new StoreLimits(3_600_000, 60_000, 60_000, 100_000, 60_000);
-        DelayStore writer = new DelayStore(redis.connection().async(), keys, limits);
+        StoreFaces writer = StoreFaces.over(redis.connection().async(), keys, limits);
         // a bridge that starts cold: one store, its copy of the names empty, claimed from by several threads at once while
         // messages keep arriving, so that most claim calls (a claim of 2,000 is 20 calls) come back empty among full ones
-        DelayStore store = new DelayStore(redis.connection().async(), keys, limits);
+        StoreFaces store = StoreFaces.over(redis.connection().async(), keys, limits);
         ConcurrentLinkedQueue<ClaimedMessage> claimed = new ConcurrentLinkedQueue<>();
         ExecutorService threads = Executors.newFixedThreadPool(4);
         try {
@@ -56,7 +56,7 @@ class ConcurrentClaimNamesTest {
                     for (int i = from; i < from + 100; i++) {
                         requests.add(new ScheduleRequest("in-" + (i % 3) + "-" + i, new DueTime.AfterDelay(0), envelope(i)));
                     }
-                    writer.schedule(requests).get(30, TimeUnit.SECONDS);
+                    writer.ingest().schedule(requests).get(30, TimeUnit.SECONDS);
                 }
                 return null;
             }));
@@ -64,7 +64,7 @@ class ConcurrentClaimNamesTest {
                 running.add(threads.submit(() -> {
                     long giveUpAt = System.currentTimeMillis() + 60_000;
                     while (claimed.size() < MESSAGES && System.currentTimeMillis() < giveUpAt) {
-                        claimed.addAll(store.claim(0, 2_000, 60_000).get(30, TimeUnit.SECONDS).messages());
+                        claimed.addAll(store.dispatch().claim(0, 2_000, 60_000).get(30, TimeUnit.SECONDS).messages());
                     }
                     return null;
                 }));

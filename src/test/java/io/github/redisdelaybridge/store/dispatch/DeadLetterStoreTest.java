@@ -8,7 +8,7 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
@@ -52,10 +52,10 @@ class DeadLetterStoreTest {
 
     @Test
     void rejectedMessagesAreKeptAsDecodableRecords() {
-        DelayStore store = store(10, 60_000);
+        StoreFaces store = store(10, 60_000);
         DeadLetter deadLetter = deadLetter("bad-1");
 
-        store.storeDeadLetters(Map.of("bad-1", DeadLetterCodec.encode(deadLetter))).join();
+        store.ingest().storeDeadLetters(Map.of("bad-1", DeadLetterCodec.encode(deadLetter))).join();
 
         byte[] stored = inspector.sync().hget(keys.deadLetters(0), "bad-1") == null ? null : ((io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>) connection.async()).hget(keys.deadLetters(0).getBytes(), "bad-1".getBytes()).toCompletableFuture().join();
         DeadLetter read = DeadLetterCodec.decode("bad-1", stored);
@@ -67,11 +67,11 @@ class DeadLetterStoreTest {
 
     @Test
     void theStoreKeepsOnlyTheNewestRecordsBeyondItsCount() {
-        DelayStore store = store(5, 60_000);
+        StoreFaces store = store(5, 60_000);
         // Zero-padded ids: records stored within one millisecond rank by id, so ids must sort like time.
         for (int i = 0; i < 12; i++) {
             String id = String.format("d%02d", i);
-            store.storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetter(id)))).join();
+            store.ingest().storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetter(id)))).join();
         }
 
         assertThat(inspector.sync().hlen(keys.deadLetters(0))).isEqualTo(5);
@@ -80,26 +80,26 @@ class DeadLetterStoreTest {
 
     @Test
     void recordsOlderThanTheMaximumAgeAreDropped() throws InterruptedException {
-        DelayStore store = store(100, 300);
-        store.storeDeadLetters(Map.of("old", DeadLetterCodec.encode(deadLetter("old")))).join();
+        StoreFaces store = store(100, 300);
+        store.ingest().storeDeadLetters(Map.of("old", DeadLetterCodec.encode(deadLetter("old")))).join();
         Thread.sleep(600);
 
-        store.storeDeadLetters(Map.of("new", DeadLetterCodec.encode(deadLetter("new")))).join();
+        store.ingest().storeDeadLetters(Map.of("new", DeadLetterCodec.encode(deadLetter("new")))).join();
 
         assertThat(inspector.sync().hkeys(keys.deadLetters(0))).containsExactly("new");
     }
 
     @Test
     void aClaimedMessageMovesToTheStoreOnlyWithItsLease() {
-        DelayStore store = store(10, 60_000);
+        StoreFaces store = store(10, 60_000);
         Envelope envelope = new Envelope("m-1", "kafka:t", "kafka:in/0@1", null, List.of(), Map.of(), "body".getBytes());
-        store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))).join();
-        ClaimedMessage claimed = store.claim(0, 10, 60_000).join().messages().get(0);
+        store.ingest().schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))).join();
+        ClaimedMessage claimed = store.dispatch().claim(0, 10, 60_000).join().messages().get(0);
         ClaimedMessage stale = new ClaimedMessage(0, "m-1", claimed.member(), true, claimed.dueAt(), 0, claimed.encodedEnvelope(),
                 claimed.leaseDeadline() + 1);
 
-        assertThat(store.deadLetter(stale, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(-1);
-        assertThat(store.deadLetter(claimed, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(1);
+        assertThat(store.dispatch().deadLetter(stale, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(-1);
+        assertThat(store.dispatch().deadLetter(claimed, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(1);
 
         assertThat(inspector.sync().zcard(keys.inFlight(0))).isZero();
         assertThat(inspector.sync().hexists(keys.payloads(0), "m-1")).isFalse();
@@ -108,10 +108,10 @@ class DeadLetterStoreTest {
 
     @Test
     void theStoreKeepsItsRecordsWithinItsBytesOldestDroppedFirst() {
-        DelayStore store = new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 50_000));
+        StoreFaces store = StoreFaces.over(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 50_000));
         for (int i = 0; i < 12; i++) {
             String id = String.format("b%02d", i);
-            store.storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetterOfBytes(id, 10_000)))).join();
+            store.ingest().storeDeadLetters(Map.of(id, DeadLetterCodec.encode(deadLetterOfBytes(id, 10_000)))).join();
         }
 
         // 12 records of about 10 KB, a budget of 50 KB: the newest four remain, and the count says what they hold
@@ -122,12 +122,12 @@ class DeadLetterStoreTest {
 
     @Test
     void replacingAndDeletingARecordKeepTheByteCountInStep() {
-        DelayStore store = new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 1_000_000));
-        store.storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 5_000)))).join();
-        store.storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 2_000)))).join();
+        StoreFaces store = StoreFaces.over(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, 1_000, 60_000, 1_000_000));
+        store.ingest().storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 5_000)))).join();
+        store.ingest().storeDeadLetters(Map.of("r", DeadLetterCodec.encode(deadLetterOfBytes("r", 2_000)))).join();
         long afterReplace = Long.parseLong(inspector.sync().get(keys.deadLetterBytes(0)));
 
-        store.deleteDeadLetter("r").join();
+        store.inspection().deleteDeadLetter("r").join();
 
         assertThat(afterReplace).isBetween(2_000L, 2_500L);
         assertThat(inspector.sync().get(keys.deadLetterBytes(0))).isEqualTo("0");
@@ -138,8 +138,8 @@ class DeadLetterStoreTest {
                 new byte[bodyBytes]);
     }
 
-    private DelayStore store(long maxCount, long maxAgeMs) {
-        return new DelayStore(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, maxCount, maxAgeMs));
+    private StoreFaces store(long maxCount, long maxAgeMs) {
+        return StoreFaces.over(connection.async(), keys, new StoreLimits(86_400_000, 60_000, 60_000, maxCount, maxAgeMs));
     }
 
     private static DeadLetter deadLetter(String id) {

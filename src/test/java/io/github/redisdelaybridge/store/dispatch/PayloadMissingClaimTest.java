@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
@@ -28,15 +28,15 @@ class PayloadMissingClaimTest {
     @Test
     void dueMemberWithoutPayloadIsClaimedWithoutEnvelopeNotSkipped() throws Exception {
         Keys keys = new Keys(redis.prefix(), 1);
-        DelayStore store = new DelayStore(redis.connection().async(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        StoreFaces store = StoreFaces.over(redis.connection().async(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
         for (String id : List.of("kept", "orphan")) {
             Envelope envelope = new Envelope(id, "kafka:out", "kafka:in/0@1", null, List.of(), Map.of(), id.getBytes(StandardCharsets.UTF_8));
-            store.schedule(List.of(new ScheduleRequest(id, new DueTime.AfterDelay(0), envelope))).get(5, TimeUnit.SECONDS);
+            store.ingest().schedule(List.of(new ScheduleRequest(id, new DueTime.AfterDelay(0), envelope))).get(5, TimeUnit.SECONDS);
         }
         byte[] payloads = keys.payloads(0).getBytes(StandardCharsets.UTF_8);
         assertThat(redis.connection().async().hdel(payloads, "orphan".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS)).isEqualTo(1);
 
-        ClaimedBatch claimed = store.claim(0, 10, 60_000).get(5, TimeUnit.SECONDS);
+        ClaimedBatch claimed = store.dispatch().claim(0, 10, 60_000).get(5, TimeUnit.SECONDS);
 
         assertThat(claimed.messages()).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("kept", "orphan");
         ClaimedMessage orphan = claimed.messages().stream().filter(m -> m.messageId().equals("orphan")).findFirst().orElseThrow();

@@ -13,7 +13,7 @@ import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.message.codec.PreviousReleaseEnvelopes;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
@@ -50,7 +50,7 @@ class NameInterningStoreTest {
     private final List<RedisConnection> connections = new ArrayList<>();
     private String prefix;
     private Keys keys;
-    private DelayStore store;
+    private StoreFaces store;
 
     @BeforeEach
     void startClean(TestInfo test) {
@@ -121,12 +121,12 @@ class NameInterningStoreTest {
         Map<String, String> before = names();
 
         schedule(envelope("m-2", "kafka:out", "rabbitmq:orders", "two"));
-        DelayStore afterRestart = newStore();
-        await(afterRestart.schedule(List.of(new ScheduleRequest("m-3", new DueTime.AfterDelay(0),
+        StoreFaces afterRestart = newStore();
+        await(afterRestart.ingest().schedule(List.of(new ScheduleRequest("m-3", new DueTime.AfterDelay(0),
                 envelope("m-3", "kafka:out", "rabbitmq:orders", "three")))));
 
         assertThat(names()).isEqualTo(before);
-        assertThat(ids(await(afterRestart.claim(0, 10, LEASE_MS)))).containsExactlyInAnyOrder("m-1", "m-2", "m-3");
+        assertThat(ids(await(afterRestart.dispatch().claim(0, 10, LEASE_MS)))).containsExactlyInAnyOrder("m-1", "m-2", "m-3");
     }
 
     @Test
@@ -153,7 +153,7 @@ class NameInterningStoreTest {
         schedule(envelopes.toArray(Envelope[]::new));
 
         assertThat(Integer.parseInt(names().get("next"))).as("codes handed out").isEqualTo(200 + 1 + 100);
-        assertThat(await(store.listPending(null, null, "kafka:target-199", 10)).entries()).extracting(PendingEntry::messageId)
+        assertThat(await(store.inspection().listPending(null, null, "kafka:target-199", 10)).entries()).extracting(PendingEntry::messageId)
                 .containsExactly("m-199");
         assertThat(claimAll()).containsExactlyInAnyOrderElementsOf(envelopes);
     }
@@ -170,7 +170,7 @@ class NameInterningStoreTest {
         }
 
         assertThat(inspectEnvelope("old-2")).isEqualTo(version2);
-        assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::target)
+        assertThat(await(store.inspection().listPending(null, null, null, 10)).entries()).extracting(PendingEntry::target)
                 .containsExactlyInAnyOrder("kafka:legacy", "rabbitmq:/typed");
         assertThat(claimAll()).containsExactlyInAnyOrder(version1, version2);
     }
@@ -186,16 +186,16 @@ class NameInterningStoreTest {
                         MessageHeader.text("trace", "t-2")),
                 Map.of("content-type", "application/octet-stream", "priority", "4"), body);
         schedule(original);
-        ClaimedMessage claimed = await(store.claim(0, 10, LEASE_MS)).messages().get(0);
+        ClaimedMessage claimed = await(store.dispatch().claim(0, 10, LEASE_MS)).messages().get(0);
         Envelope delivered = EnvelopeCodec.decode(claimed.messageId(), claimed.encodedEnvelope());
         DeadLetter deadLetter = new DeadLetter(delivered.messageId(), DeadLetterReason.PUBLISH_FAILED, "refused", delivered.origin(),
                 delivered.target(), 10, delivered.key(), delivered.headers(), delivered.properties(), delivered.body());
 
-        assertThat(await(store.deadLetter(claimed, DeadLetterCodec.encode(deadLetter)))).isEqualTo(1);
-        byte[] record = await(store.inspect("m-1")).deadRecord();
+        assertThat(await(store.dispatch().deadLetter(claimed, DeadLetterCodec.encode(deadLetter)))).isEqualTo(1);
+        byte[] record = await(store.inspection().inspect("m-1")).deadRecord();
         DeadLetter read = DeadLetterCodec.decode("m-1", record);
         Envelope replayed = new Envelope("m-1", read.target(), read.origin(), read.key(), read.headers(), read.properties(), read.body());
-        ReplayResult result = await(store.replayDeadLetter(record, new ScheduleRequest("m-1", new DueTime.AfterDelay(0), replayed)));
+        ReplayResult result = await(store.inspection().replayDeadLetter(record, new ScheduleRequest("m-1", new DueTime.AfterDelay(0), replayed)));
 
         assertThat(result.outcome()).isEqualTo(ReplayResult.Outcome.REPLAYED);
         assertThat(claimAll()).containsExactly(original);
@@ -209,7 +209,7 @@ class NameInterningStoreTest {
         redis().hset(bytes(keys.payloads(0)), bytes("old-1"), PreviousReleaseEnvelopes.encode(legacy)).get(5, TimeUnit.SECONDS);
         redis().zadd(bytes(keys.due(0)), 1_000, bytes("old-1")).get(5, TimeUnit.SECONDS);
 
-        List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS)).messages();
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(0, 10, LEASE_MS)).messages();
 
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrder("m-1", "old-1");
         ClaimedMessage lost = claimed.stream().filter(m -> m.messageId().equals("m-1")).findFirst().orElseThrow();
@@ -230,7 +230,7 @@ class NameInterningStoreTest {
         schedule(envelope("m-2", "kafka:successor", "kafka:in/0@2", "second"));
         assertThat(names().get("n:kafka:successor")).as("the same code the lost hash gave kafka:original").isEqualTo("1");
 
-        byte[] first = await(store.inspect("m-1")).envelope();
+        byte[] first = await(store.inspection().inspect("m-1")).envelope();
 
         assertThat(first[1] & 0x80).as("left in the stored form, not read as kafka:successor").isNotZero();
         assertThat(inspectEnvelope("m-2").target()).isEqualTo("kafka:successor");
@@ -254,9 +254,9 @@ class NameInterningStoreTest {
             redis().zadd(bytes(keys.due(0)), 1_000, bytes("bad-" + i)).get(5, TimeUnit.SECONDS);
         }
 
-        assertThat(await(store.listPending(null, null, null, 1_000)).entries()).hasSize(damaged.size() + 1);
-        assertThat(await(store.inspect("bad-3")).envelope()).isEqualTo(damaged.get(3));
-        List<ClaimedMessage> claimed = await(store.claim(0, 1_000, LEASE_MS)).messages();
+        assertThat(await(store.inspection().listPending(null, null, null, 1_000)).entries()).hasSize(damaged.size() + 1);
+        assertThat(await(store.inspection().inspect("bad-3")).envelope()).isEqualTo(damaged.get(3));
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(0, 1_000, LEASE_MS)).messages();
 
         assertThat(claimed).hasSize(damaged.size() + 1);
         for (ClaimedMessage message : claimed) {
@@ -271,10 +271,10 @@ class NameInterningStoreTest {
 
     // --- helpers ----------------------------------------------------------------------------------------------
 
-    private DelayStore newStore() {
+    private StoreFaces newStore() {
         RedisConnection connection = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10));
         connections.add(connection);
-        return new DelayStore(connection.async(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+        return StoreFaces.over(connection.async(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
     }
 
     private RedisClusterAsyncCommands<byte[], byte[]> redis() {
@@ -286,19 +286,19 @@ class NameInterningStoreTest {
         for (Envelope envelope : envelopes) {
             requests.add(new ScheduleRequest(envelope.messageId(), new DueTime.AfterDelay(0), envelope));
         }
-        assertThat(await(store.schedule(requests))).allMatch(r -> r.outcome() == ScheduleResult.Outcome.SCHEDULED);
+        assertThat(await(store.ingest().schedule(requests))).allMatch(r -> r.outcome() == ScheduleResult.Outcome.SCHEDULED);
     }
 
     private List<Envelope> claimAll() throws Exception {
         List<Envelope> envelopes = new ArrayList<>();
-        for (ClaimedMessage message : await(store.claim(0, 1_000, LEASE_MS)).messages()) {
+        for (ClaimedMessage message : await(store.dispatch().claim(0, 1_000, LEASE_MS)).messages()) {
             envelopes.add(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()));
         }
         return envelopes;
     }
 
     private Envelope inspectEnvelope(String id) throws Exception {
-        return EnvelopeCodec.decode(id, await(store.inspect(id)).envelope());
+        return EnvelopeCodec.decode(id, await(store.inspection().inspect(id)).envelope());
     }
 
     private Map<String, String> names() throws Exception {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.NameLimits;
 import io.github.redisdelaybridge.store.StoreLimits;
@@ -47,7 +47,7 @@ class NamesCapStoreTest {
 
     @Test
     void pastTheCapPayloadsAreStoredInTheWireFormCountedAndDeliveredAsTheyWent() throws Exception {
-        DelayStore store = store(TWO_NAMES);
+        StoreFaces store = store(TWO_NAMES);
         List<Envelope> sent = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             sent.add(envelope("m-" + i, "kafka:orders." + i, "kafka:in/0@" + i, "body " + i));
@@ -61,24 +61,24 @@ class NamesCapStoreTest {
         assertThat(storedPayload("m-0")[1] & 0xFF).as("the first, interned: the stored form's mark").isGreaterThanOrEqualTo(0x80);
         assertThat(storedPayload("m-3")).as("a later one, in the wire form").isEqualTo(EnvelopeCodec.encode(sent.get(3)));
 
-        Listing<PendingEntry> listed = await(store.listPending(null, null, "kafka:orders.3", 10));
+        Listing<PendingEntry> listed = await(store.inspection().listPending(null, null, "kafka:orders.3", 10));
         assertThat(listed.entries()).extracting(PendingEntry::messageId).containsExactly("m-3");
-        assertThat(EnvelopeCodec.decode("m-4", await(store.inspect("m-4")).envelope())).isEqualTo(sent.get(4));
+        assertThat(EnvelopeCodec.decode("m-4", await(store.inspection().inspect("m-4")).envelope())).isEqualTo(sent.get(4));
 
-        ClaimedBatch claimed = await(store.claim(0, 100, LEASE_MS));
+        ClaimedBatch claimed = await(store.dispatch().claim(0, 100, LEASE_MS));
         List<Envelope> delivered = new ArrayList<>();
         for (ClaimedMessage message : claimed.messages()) {
             delivered.add(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()));
         }
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(sent);
-        assertThat(await(store.acknowledge(0, claimed.messages()))).isEqualTo(5);
+        assertThat(await(store.dispatch().acknowledge(0, claimed.messages()))).isEqualTo(5);
         assertThat(redis.connection().async().hlen(bytes(store.keys().payloads(0))).get(5, TimeUnit.SECONDS))
                 .as("payloads left after delivery").isZero();
     }
 
     @Test
     void theNamesHashStaysWithinItsByteCapHoweverManyNamesArrive() throws Exception {
-        DelayStore store = store(new NameLimits(10_000, 2_000));
+        StoreFaces store = store(new NameLimits(10_000, 2_000));
         List<Envelope> sent = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             sent.add(envelope("m-" + i, "kafka:orders." + "x".repeat(90) + i, "kafka:in/0@" + i, "b"));
@@ -90,7 +90,7 @@ class NamesCapStoreTest {
         assertThat(nameBytes).isLessThanOrEqualTo(2_000).isEqualTo(Long.parseLong(names().get("bytes")));
         assertThat(uninterned.get()).isGreaterThan(150);
         List<Envelope> delivered = new ArrayList<>();
-        for (ClaimedMessage message : await(store.claim(0, 500, LEASE_MS)).messages()) {
+        for (ClaimedMessage message : await(store.dispatch().claim(0, 500, LEASE_MS)).messages()) {
             delivered.add(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()));
         }
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(sent);
@@ -98,12 +98,12 @@ class NamesCapStoreTest {
 
     @Test
     void aCopyOfAnUninternedMessageIsADuplicateAndAnotherPayloadUnderItsIdIsToldApart() throws Exception {
-        DelayStore store = store(TWO_NAMES);
+        StoreFaces store = store(TWO_NAMES);
         Envelope interned = envelope("m-a", "kafka:orders.a", "kafka:in/0@1", "a");
         Envelope uninternedOne = envelope("m-b", "kafka:orders.b", "kafka:in/0@2", "b");
         schedule(store, List.of(interned, uninternedOne));
 
-        List<ScheduleResult> again = await(store.schedule(List.of(
+        List<ScheduleResult> again = await(store.ingest().schedule(List.of(
                 request(envelope("m-b", "kafka:orders.b", "kafka:in/0@9", "b")),
                 request(envelope("m-b", "kafka:orders.b", "kafka:in/0@10", "other")),
                 request(envelope("m-a", "kafka:orders.a", "kafka:other/3@4", "a")),
@@ -115,7 +115,7 @@ class NamesCapStoreTest {
 
     @Test
     void idStemsPastTheCapStayVerbatimAndTheirMessagesAreDelivered() throws Exception {
-        DelayStore store = store(TWO_NAMES);
+        StoreFaces store = store(TWO_NAMES);
         schedule(store, List.of(envelope("first", "kafka:t", "kafka:in/0@0", "0"))); // its target and origin stem fill the hash
         List<Envelope> sent = List.of(envelope("orders.a-0-1", "kafka:t", "kafka:in/0@1", "1"),
                 envelope("orders.b-0-2", "kafka:t", "kafka:in/0@2", "2"));
@@ -125,24 +125,24 @@ class NamesCapStoreTest {
         assertThat(names()).containsEntry("next", "2").doesNotContainKeys("n:orders.a", "n:orders.b");
         assertThat(redis.connection().async().hexists(bytes(store.keys().payloads(0)), bytes("orders.a-0-1")).get(5, TimeUnit.SECONDS))
                 .as("held under the id verbatim").isTrue();
-        assertThat(await(store.cancel("orders.c-0-3", true))).isEqualTo(CancelOutcome.RECORDED);
+        assertThat(await(store.ingest().cancel("orders.c-0-3", true))).isEqualTo(CancelOutcome.RECORDED);
         assertThat(names()).containsEntry("next", "2");
-        List<String> claimed = await(store.claim(0, 10, LEASE_MS)).messages().stream().map(ClaimedMessage::messageId).toList();
+        List<String> claimed = await(store.dispatch().claim(0, 10, LEASE_MS)).messages().stream().map(ClaimedMessage::messageId).toList();
         assertThat(claimed).containsExactlyInAnyOrder("first", "orders.a-0-1", "orders.b-0-2");
-        assertThat(await(store.schedule(List.of(request(envelope("orders.c-0-3", "kafka:t", "kafka:in/0@3", "3"))))))
+        assertThat(await(store.ingest().schedule(List.of(request(envelope("orders.c-0-3", "kafka:t", "kafka:in/0@3", "3"))))))
                 .extracting(ScheduleResult::outcome).containsExactly(ScheduleResult.Outcome.CANCELLED);
     }
 
     // --- helpers ----------------------------------------------------------------------------------------------
 
-    private DelayStore store(NameLimits names) {
-        return new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
+    private StoreFaces store(NameLimits names) {
+        return StoreFaces.over(redis.connection().async(), new Keys(redis.prefix(), 1),
                 new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000, 1_000_000, names), ScriptTimings.NONE, uninterned::addAndGet);
     }
 
-    private static void schedule(DelayStore store, List<Envelope> envelopes) throws Exception {
+    private static void schedule(StoreFaces store, List<Envelope> envelopes) throws Exception {
         List<ScheduleRequest> requests = envelopes.stream().map(NamesCapStoreTest::request).toList();
-        assertThat(await(store.schedule(requests))).allMatch(r -> r.outcome() == ScheduleResult.Outcome.SCHEDULED);
+        assertThat(await(store.ingest().schedule(requests))).allMatch(r -> r.outcome() == ScheduleResult.Outcome.SCHEDULED);
     }
 
     private static ScheduleRequest request(Envelope envelope) {

@@ -11,7 +11,7 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
@@ -61,7 +61,7 @@ class PackedMemberStoreTest {
     private static final long LEASE_MS = 60_000;
     private static final String KAFKA_ID = "delay.inbound-0-1234567";
 
-    private DelayStore store;
+    private StoreFaces store;
 
     @BeforeEach
     void startClean() {
@@ -80,7 +80,7 @@ class PackedMemberStoreTest {
         assertThat(hexists(keys().payloads(0), bytes(KAFKA_ID))).as("not also verbatim").isFalse();
         assertThat(hexists(keys().payloads(0), member)).isTrue();
 
-        MessageFacts facts = await(store.inspect(KAFKA_ID));
+        MessageFacts facts = await(store.inspection().inspect(KAFKA_ID));
         assertThat(facts.state()).isEqualTo(MessageState.PENDING);
         assertThat(facts.dueAt()).isEqualTo(stored.dueAt());
         assertThat(EnvelopeCodec.decode(KAFKA_ID, facts.envelope()).messageId()).isEqualTo(KAFKA_ID);
@@ -91,9 +91,9 @@ class PackedMemberStoreTest {
         assertThat(claimed.member()).isEqualTo(member);
         assertThat(onlyMember(keys().inFlight(0))).isEqualTo(member);
 
-        assertThat(await(store.acknowledge(0, List.of(claimed)))).isEqualTo(1);
+        assertThat(await(store.dispatch().acknowledge(0, List.of(claimed)))).isEqualTo(1);
         assertThat(onlyMember(keys().delivered(0))).as("the dedupe record is packed too").isEqualTo(member);
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DELIVERED);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DELIVERED);
     }
 
     @Test
@@ -104,7 +104,7 @@ class PackedMemberStoreTest {
             String id = "delay.inbound-" + (i % 3) + "-" + (1_234_567 + i);
             requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(600_000), envelope(id, "b")));
         }
-        assertThat(await(store.schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
+        assertThat(await(store.ingest().schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
         // the same ids verbatim, with the same scores and payloads, as the previous release held them
         byte[] plainDue = bytes(redis.prefix() + ":plain-due");
         byte[] plainPayloads = bytes(redis.prefix() + ":plain-payloads");
@@ -133,7 +133,7 @@ class PackedMemberStoreTest {
             schedule(id, new DueTime.At(1_000));
             assertThat(hexists(keys().payloads(0), bytes(id))).as(id).isTrue();
         }
-        assertThat(ids(await(store.claim(0, 10, LEASE_MS)))).containsExactlyInAnyOrder("m-1", "order-01-2", "x-1-2-", "1-2", "ü");
+        assertThat(ids(await(store.dispatch().claim(0, 10, LEASE_MS)))).containsExactlyInAnyOrder("m-1", "order-01-2", "x-1-2-", "1-2", "ü");
     }
 
     @Test
@@ -145,17 +145,17 @@ class PackedMemberStoreTest {
             }
         }
         List<ScheduleRequest> requests = ids.stream().map(id -> new ScheduleRequest(id, new DueTime.At(1_000), envelope(id, "body of " + id))).toList();
-        assertThat(await(store.schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
+        assertThat(await(store.ingest().schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
 
-        List<ClaimedMessage> claimed = await(store.claim(0, 1_000, LEASE_MS)).messages();
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(0, 1_000, LEASE_MS)).messages();
 
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactlyInAnyOrderElementsOf(ids);
         for (ClaimedMessage message : claimed) {
             assertThat(message.member()[0]).as(message.messageId()).isEqualTo((byte) 0xFF);
             assertThat(text(EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope()).body())).isEqualTo("body of " + message.messageId());
         }
-        assertThat(await(store.acknowledge(0, claimed))).isEqualTo(ids.size());
-        assertThat(await(store.schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.DUPLICATE_DELIVERED);
+        assertThat(await(store.dispatch().acknowledge(0, claimed))).isEqualTo(ids.size());
+        assertThat(await(store.ingest().schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.DUPLICATE_DELIVERED);
     }
 
     // --- dedupe and cancel by id --------------------------------------------------------------------------------
@@ -165,36 +165,36 @@ class PackedMemberStoreTest {
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000)).outcome()).isEqualTo(Outcome.SCHEDULED);
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_PENDING, -1));
 
-        await(store.acknowledge(0, List.of(claimOne())));
+        await(store.dispatch().acknowledge(0, List.of(claimOne())));
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_DELIVERED, -1));
 
-        assertThat(await(store.cancel("delay.inbound-3-77", true))).isEqualTo(CancelOutcome.RECORDED);
+        assertThat(await(store.ingest().cancel("delay.inbound-3-77", true))).isEqualTo(CancelOutcome.RECORDED);
         assertThat(onlyMember(keys().cancelled(0))[0]).as("recorded as the member schedule looks for").isEqualTo((byte) 0xFF);
         assertThat(schedule("delay.inbound-3-77", new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.CANCELLED, -1));
     }
 
     @Test
     void aCancelBeforeArrivalOfAnIdWhoseStemIsNewStillWins() throws Exception {
-        assertThat(await(store.cancel("brand.new.topic-0-1", true))).isEqualTo(CancelOutcome.RECORDED);
+        assertThat(await(store.ingest().cancel("brand.new.topic-0-1", true))).isEqualTo(CancelOutcome.RECORDED);
 
         assertThat(schedule("brand.new.topic-0-1", new DueTime.At(1_000)).outcome()).isEqualTo(Outcome.CANCELLED);
-        assertThat(await(store.inspect("brand.new.topic-0-1")).state()).isEqualTo(MessageState.CANCELLED);
+        assertThat(await(store.inspection().inspect("brand.new.topic-0-1")).state()).isEqualTo(MessageState.CANCELLED);
     }
 
     @Test
     void cancelInspectAndChangeDueTimeFindAPackedMessageById() throws Exception {
         schedule(KAFKA_ID, new DueTime.AfterDelay(60_000));
 
-        DueTimeChange change = await(store.changeDueTime(KAFKA_ID, new DueTime.At(5_000)));
+        DueTimeChange change = await(store.ingest().changeDueTime(KAFKA_ID, new DueTime.At(5_000)));
         assertThat(change.outcome()).isEqualTo(DueTimeChange.Outcome.CHANGED);
-        assertThat(await(store.inspect(KAFKA_ID)).dueAt()).isEqualTo(5_000);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).dueAt()).isEqualTo(5_000);
         assertThat(redis().zscore(bytes(keys().due(0)), onlyMember(keys().due(0))).get(5, TimeUnit.SECONDS)).isEqualTo(5_000.0);
 
-        assertThat(await(store.cancel(KAFKA_ID, false))).isEqualTo(CancelOutcome.WITHDRAWN);
+        assertThat(await(store.ingest().cancel(KAFKA_ID, false))).isEqualTo(CancelOutcome.WITHDRAWN);
         assertThat(redis().zcard(bytes(keys().due(0))).get(5, TimeUnit.SECONDS)).isZero();
         assertThat(redis().hlen(bytes(keys().payloads(0))).get(5, TimeUnit.SECONDS)).isZero();
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
-        assertThat(await(store.changeDueTime(KAFKA_ID, new DueTime.At(5_000))).outcome()).isEqualTo(DueTimeChange.Outcome.NOT_PENDING);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
+        assertThat(await(store.ingest().changeDueTime(KAFKA_ID, new DueTime.At(5_000))).outcome()).isEqualTo(DueTimeChange.Outcome.NOT_PENDING);
     }
 
     @Test
@@ -202,17 +202,17 @@ class PackedMemberStoreTest {
         schedule(KAFKA_ID, new DueTime.At(1_000));
         claimOne();
 
-        assertThat(await(store.cancel(KAFKA_ID, true))).isEqualTo(CancelOutcome.IN_FLIGHT);
-        assertThat(await(store.changeDueTime(KAFKA_ID, new DueTime.At(5_000))).outcome()).isEqualTo(DueTimeChange.Outcome.IN_FLIGHT);
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.IN_FLIGHT);
+        assertThat(await(store.ingest().cancel(KAFKA_ID, true))).isEqualTo(CancelOutcome.IN_FLIGHT);
+        assertThat(await(store.ingest().changeDueTime(KAFKA_ID, new DueTime.At(5_000))).outcome()).isEqualTo(DueTimeChange.Outcome.IN_FLIGHT);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.IN_FLIGHT);
     }
 
     @Test
     void inspectingAndLookingUpNeverWriteTheNamesHash() throws Exception {
-        await(store.inspect(KAFKA_ID));
-        await(store.changeDueTime(KAFKA_ID, new DueTime.At(5_000)));
-        await(store.cancel(KAFKA_ID, false));
-        await(store.listPending(null, null, null, 10));
+        await(store.inspection().inspect(KAFKA_ID));
+        await(store.ingest().changeDueTime(KAFKA_ID, new DueTime.At(5_000)));
+        await(store.ingest().cancel(KAFKA_ID, false));
+        await(store.inspection().listPending(null, null, null, 10));
 
         assertThat(redis().exists(bytes(keys().names(0))).get(5, TimeUnit.SECONDS)).isZero();
     }
@@ -224,18 +224,18 @@ class PackedMemberStoreTest {
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000)); // gives the stem a code: a packed member is looked up first
         storeAsThePreviousRelease(KAFKA_ID, 7_000, "legacy");
 
-        MessageFacts facts = await(store.inspect(KAFKA_ID));
+        MessageFacts facts = await(store.inspection().inspect(KAFKA_ID));
         assertThat(facts.state()).isEqualTo(MessageState.PENDING);
         assertThat(facts.dueAt()).isEqualTo(7_000);
         assertThat(text(EnvelopeCodec.decode(KAFKA_ID, facts.envelope()).body())).isEqualTo("legacy");
 
-        assertThat(await(store.changeDueTime(KAFKA_ID, new DueTime.At(8_000))).outcome()).isEqualTo(DueTimeChange.Outcome.CHANGED);
+        assertThat(await(store.ingest().changeDueTime(KAFKA_ID, new DueTime.At(8_000))).outcome()).isEqualTo(DueTimeChange.Outcome.CHANGED);
         assertThat(redis().zscore(bytes(keys().due(0)), bytes(KAFKA_ID)).get(5, TimeUnit.SECONDS)).isEqualTo(8_000.0);
 
-        assertThat(await(store.cancel(KAFKA_ID, false))).isEqualTo(CancelOutcome.WITHDRAWN);
+        assertThat(await(store.ingest().cancel(KAFKA_ID, false))).isEqualTo(CancelOutcome.WITHDRAWN);
         assertThat(hexists(keys().payloads(0), bytes(KAFKA_ID))).isFalse();
         assertThat(redis().zscore(bytes(keys().due(0)), bytes(KAFKA_ID)).get(5, TimeUnit.SECONDS)).isNull();
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000)).outcome()).as("a re-polled record after the cancel").isEqualTo(Outcome.CANCELLED);
     }
 
@@ -246,7 +246,7 @@ class PackedMemberStoreTest {
                 .get(5, TimeUnit.SECONDS);
 
         assertThat(schedule(KAFKA_ID, new DueTime.At(1_000))).isEqualTo(new ScheduleResult(Outcome.CANCELLED, -1));
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.CANCELLED);
     }
 
     @Test
@@ -258,16 +258,16 @@ class PackedMemberStoreTest {
         assertThat(claimed.messageId()).isEqualTo(KAFKA_ID);
         assertThat(claimed.member()).isEqualTo(bytes(KAFKA_ID));
         assertThat(text(EnvelopeCodec.decode(KAFKA_ID, claimed.encodedEnvelope()).body())).isEqualTo("legacy");
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.IN_FLIGHT);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.IN_FLIGHT);
 
-        assertThat(await(store.reschedule(claimed, 0, true))).isEqualTo(1);
+        assertThat(await(store.dispatch().reschedule(claimed, 0, true))).isEqualTo(1);
         ClaimedMessage again = claimOne();
         assertThat(again.attempts()).isEqualTo(1);
 
-        assertThat(await(store.acknowledge(0, List.of(again)))).isEqualTo(1);
+        assertThat(await(store.dispatch().acknowledge(0, List.of(again)))).isEqualTo(1);
         assertThat(redis().hlen(bytes(keys().payloads(0))).get(5, TimeUnit.SECONDS)).as("only the packed one is left").isEqualTo(1);
         assertThat(redis().zscore(bytes(keys().delivered(0)), bytes(KAFKA_ID)).get(5, TimeUnit.SECONDS)).isNotNull();
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DELIVERED);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DELIVERED);
     }
 
     @Test
@@ -278,11 +278,11 @@ class PackedMemberStoreTest {
                 "kafka:out", 3, null, List.of(), Map.of(), bytes("legacy"));
         byte[] record = DeadLetterCodec.encode(deadLetter);
 
-        assertThat(await(store.deadLetter(claimed, record))).isEqualTo(1);
-        assertThat(await(store.inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DEAD);
+        assertThat(await(store.dispatch().deadLetter(claimed, record))).isEqualTo(1);
+        assertThat(await(store.inspection().inspect(KAFKA_ID)).state()).isEqualTo(MessageState.DEAD);
         assertThat(redis().zcard(bytes(keys().inFlight(0))).get(5, TimeUnit.SECONDS)).isZero();
 
-        ReplayResult replayed = await(store.replayDeadLetter(record, new ScheduleRequest(KAFKA_ID, new DueTime.At(2_000), envelope(KAFKA_ID, "again"))));
+        ReplayResult replayed = await(store.inspection().replayDeadLetter(record, new ScheduleRequest(KAFKA_ID, new DueTime.At(2_000), envelope(KAFKA_ID, "again"))));
         assertThat(replayed.outcome()).isEqualTo(ReplayResult.Outcome.REPLAYED);
         assertThat(onlyMember(keys().due(0))[0]).as("replayed packed").isEqualTo((byte) 0xFF);
         assertThat(claimOne().messageId()).isEqualTo(KAFKA_ID);
@@ -292,11 +292,11 @@ class PackedMemberStoreTest {
     void replayRefusesAnIdPendingVerbatimFromThePreviousRelease() throws Exception {
         byte[] record = DeadLetterCodec.encode(new DeadLetter(KAFKA_ID, DeadLetterReason.PUBLISH_FAILED, "refused", "x", "kafka:out", 3, null,
                 List.of(), Map.of(), bytes("b")));
-        await(store.storeDeadLetters(Map.of(KAFKA_ID, record)));
+        await(store.ingest().storeDeadLetters(Map.of(KAFKA_ID, record)));
         schedule("delay.inbound-0-1", new DueTime.AfterDelay(60_000));
         storeAsThePreviousRelease(KAFKA_ID, 60_000, "legacy");
 
-        ReplayResult result = await(store.replayDeadLetter(record, new ScheduleRequest(KAFKA_ID, new DueTime.At(2_000), envelope(KAFKA_ID, "b"))));
+        ReplayResult result = await(store.inspection().replayDeadLetter(record, new ScheduleRequest(KAFKA_ID, new DueTime.At(2_000), envelope(KAFKA_ID, "b"))));
 
         assertThat(result.outcome()).isEqualTo(ReplayResult.Outcome.ID_IN_USE);
     }
@@ -311,36 +311,36 @@ class PackedMemberStoreTest {
         byte[] member = onlyMember(keys().due(slot));
         redis().del(bytes(keys().names(slot))).get(5, TimeUnit.SECONDS);
 
-        List<ClaimedMessage> claimed = await(store.claim(slot, 10, LEASE_MS)).messages();
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(slot, 10, LEASE_MS)).messages();
 
         assertThat(claimed).hasSize(1);
         ClaimedMessage lost = claimed.get(0);
         assertThat(lost.idResolved()).isFalse();
         assertThat(lost.member()).isEqualTo(member);
-        assertThat(lost.messageId()).startsWith(DelayStore.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member));
+        assertThat(lost.messageId()).startsWith(StandInIds.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member));
         assertThat(keys().slotOf(lost.messageId())).as("the stand-in maps to the member's slot").isEqualTo(slot);
 
         DeadLetter deadLetter = new DeadLetter(lost.messageId(), DeadLetterReason.CORRUPT_ENVELOPE, "names lost", "redis", "", 0, null,
                 List.of(), Map.of(), lost.encodedEnvelope());
-        assertThat(await(store.deadLetter(lost, DeadLetterCodec.encode(deadLetter)))).isEqualTo(1);
+        assertThat(await(store.dispatch().deadLetter(lost, DeadLetterCodec.encode(deadLetter)))).isEqualTo(1);
         assertThat(redis().hlen(bytes(keys().payloads(slot))).get(5, TimeUnit.SECONDS)).isZero();
         assertThat(redis().zcard(bytes(keys().inFlight(slot))).get(5, TimeUnit.SECONDS)).isZero();
-        assertThat(await(store.inspect(lost.messageId())).state()).isEqualTo(MessageState.DEAD);
-        assertThat(await(store.listDeadLetters(null, null, 10)).entries()).extracting(DeadLetterEntry::messageId).containsExactly(lost.messageId());
-        assertThat(await(store.deleteDeadLetter(lost.messageId()))).isTrue();
+        assertThat(await(store.inspection().inspect(lost.messageId())).state()).isEqualTo(MessageState.DEAD);
+        assertThat(await(store.inspection().listDeadLetters(null, null, 10)).entries()).extracting(DeadLetterEntry::messageId).containsExactly(lost.messageId());
+        assertThat(await(store.inspection().deleteDeadLetter(lost.messageId()))).isTrue();
     }
 
     @Test
     void aStandInIdIsAlwaysInTheMembersSlot() {
-        DelayStore spread = storeWith(12);
+        StoreFaces spread = storeWith(12);
         for (int i = 0; i < 200; i++) {
             byte[] member = {(byte) 0xFF, (byte) i, 1, (byte) (i % 5), (byte) (i % 100)};
             int slot = i % 12;
-            String id = spread.unresolvableId(slot, member);
+            String id = StandInIds.standIn(member, spread.keys(), slot);
             assertThat(spread.keys().slotOf(id)).as(id).isEqualTo(slot);
-            assertThat(id).startsWith(DelayStore.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member));
+            assertThat(id).startsWith(StandInIds.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(member));
         }
-        assertThat(storeWith(1).unresolvableId(0, new byte[] {(byte) 0xFF, 1})).isEqualTo("unresolvable-member:ff01");
+        assertThat(StandInIds.standIn(new byte[] {(byte) 0xFF, 1}, storeWith(1).keys(), 0)).isEqualTo("unresolvable-member:ff01");
     }
 
     // --- listing --------------------------------------------------------------------------------------------------
@@ -351,12 +351,12 @@ class PackedMemberStoreTest {
         schedule("m-1", new DueTime.At(2_000));
         storeAsThePreviousRelease("delay.inbound-0-9", 1_000, "legacy");
 
-        assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId)
+        assertThat(await(store.inspection().listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId)
                 .containsExactly("delay.inbound-0-9", "m-1", KAFKA_ID);
 
         redis().del(bytes(keys().names(0))).get(5, TimeUnit.SECONDS);
-        assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId)
-                .containsExactly("delay.inbound-0-9", "m-1", DelayStore.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(onlyMemberDueAt(3_000)));
+        assertThat(await(store.inspection().listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId)
+                .containsExactly("delay.inbound-0-9", "m-1", StandInIds.UNRESOLVABLE_ID_PREFIX + HexFormat.of().formatHex(onlyMemberDueAt(3_000)));
     }
 
     @Test
@@ -368,7 +368,7 @@ class PackedMemberStoreTest {
             requests.add(new ScheduleRequest(id, new DueTime.At(10_000 + (i % 4) * 1_000L), envelope(id, "b")));
         }
         requests.add(new ScheduleRequest("m-verbatim", new DueTime.At(10_000), envelope("m-verbatim", "b")));
-        await(store.schedule(requests));
+        await(store.ingest().schedule(requests));
 
         List<PendingEntry> all = pageThrough(store, 7);
 
@@ -398,8 +398,8 @@ class PackedMemberStoreTest {
 
     // --- helpers ----------------------------------------------------------------------------------------------
 
-    private DelayStore storeWith(int slots) {
-        return new DelayStore(redis(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
+    private StoreFaces storeWith(int slots) {
+        return StoreFaces.over(redis(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
     }
 
     private Keys keys() {
@@ -411,7 +411,7 @@ class PackedMemberStoreTest {
     }
 
     private ScheduleResult schedule(String id, DueTime dueTime) throws Exception {
-        return await(store.schedule(List.of(new ScheduleRequest(id, dueTime, envelope(id, "body of " + id))))).get(0);
+        return await(store.ingest().schedule(List.of(new ScheduleRequest(id, dueTime, envelope(id, "body of " + id))))).get(0);
     }
 
     /** As the previous release stored a message: its id verbatim as member and field, the envelope as the bridge wrote it. */
@@ -422,7 +422,7 @@ class PackedMemberStoreTest {
     }
 
     private ClaimedMessage claimOne() throws Exception {
-        List<ClaimedMessage> messages = await(store.claim(0, 10, LEASE_MS)).messages();
+        List<ClaimedMessage> messages = await(store.dispatch().claim(0, 10, LEASE_MS)).messages();
         assertThat(messages).hasSize(1);
         return messages.get(0);
     }
@@ -457,12 +457,12 @@ class PackedMemberStoreTest {
         }
     }
 
-    private static List<PendingEntry> pageThrough(DelayStore store, int pageSize) throws Exception {
+    private static List<PendingEntry> pageThrough(StoreFaces store, int pageSize) throws Exception {
         List<PendingEntry> all = new ArrayList<>();
         Set<ListPosition> seen = new HashSet<>();
         ListPosition after = null;
         for (int call = 0; call < 1_000; call++) {
-            Listing<PendingEntry> page = await(store.listPending(after, null, null, pageSize));
+            Listing<PendingEntry> page = await(store.inspection().listPending(after, null, null, pageSize));
             all.addAll(page.entries());
             if (page.next() == null) {
                 return all;

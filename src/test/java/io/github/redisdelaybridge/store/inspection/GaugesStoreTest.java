@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code gauges.lua} through {@link DelayStore#gauges} against the real Redis: each gauge, summed over slots. */
+/** {@code gauges.lua} through {@code InspectionStore#gauges} against the real Redis: each gauge, summed over slots. */
 class GaugesStoreTest {
 
     @RegisterExtension
@@ -28,7 +28,7 @@ class GaugesStoreTest {
 
     @Test
     void countsEachStateAndWindowOverEverySlot() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 3),
+        StoreFaces store = StoreFaces.over(redis.connection().async(), new Keys(redis.prefix(), 3),
                 new StoreLimits(365L * 86_400_000, 60_000, 60_000, 1_000, 60_000));
         long now = redisNow(store);
         List<ScheduleRequest> requests = new ArrayList<>();
@@ -42,10 +42,10 @@ class GaugesStoreTest {
         requests.add(request("in-5min", new DueTime.At(now + 300_000)));
         requests.add(request("in-30min", new DueTime.At(now + 1_800_000)));
         requests.add(request("in-2h", new DueTime.At(now + 7_200_000)));
-        await(store.schedule(requests));
-        await(store.storeDeadLetters(Map.of("dead-1", new byte[] {1}, "dead-2", new byte[] {2})));
+        await(store.ingest().schedule(requests));
+        await(store.ingest().storeDeadLetters(Map.of("dead-1", new byte[] {1}, "dead-2", new byte[] {2})));
 
-        StoreGauges gauges = await(store.gauges(OVERDUE_THRESHOLD_MS));
+        StoreGauges gauges = await(store.inspection().gauges(OVERDUE_THRESHOLD_MS));
 
         assertThat(gauges.pending()).isEqualTo(9);
         assertThat(gauges.inFlight()).isZero();
@@ -57,9 +57,9 @@ class GaugesStoreTest {
 
         int claimed = 0;
         for (int slot = 0; slot < 3; slot++) {
-            claimed += await(store.claim(slot, 100, 60_000)).messages().size();
+            claimed += await(store.dispatch().claim(slot, 100, 60_000)).messages().size();
         }
-        StoreGauges afterClaim = await(store.gauges(OVERDUE_THRESHOLD_MS));
+        StoreGauges afterClaim = await(store.inspection().gauges(OVERDUE_THRESHOLD_MS));
         assertThat(claimed).as("the four due ones").isEqualTo(4);
         assertThat(afterClaim.pending()).isEqualTo(5);
         assertThat(afterClaim.inFlight()).isEqualTo(4);
@@ -70,10 +70,10 @@ class GaugesStoreTest {
 
     @Test
     void anEmptyStoreHasNothingDue() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 2),
+        StoreFaces store = StoreFaces.over(redis.connection().async(), new Keys(redis.prefix(), 2),
                 new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
 
-        StoreGauges gauges = await(store.gauges(OVERDUE_THRESHOLD_MS));
+        StoreGauges gauges = await(store.inspection().gauges(OVERDUE_THRESHOLD_MS));
 
         assertThat(gauges.pending()).isZero();
         assertThat(gauges.oldestDue()).isEqualTo(-1);
@@ -82,8 +82,8 @@ class GaugesStoreTest {
         assertThat(gauges.dueSoon()).containsExactly(0, 0, 0);
     }
 
-    private static long redisNow(DelayStore store) throws Exception {
-        return await(store.gauges(0)).redisNow();
+    private static long redisNow(StoreFaces store) throws Exception {
+        return await(store.inspection().gauges(0)).redisNow();
     }
 
     private static ScheduleRequest request(String id, DueTime dueTime) {

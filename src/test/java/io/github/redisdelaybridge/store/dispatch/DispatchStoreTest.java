@@ -9,8 +9,9 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.script.ScriptRunner;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
@@ -42,8 +43,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 
-/** DelayStore and its Lua scripts against the real Redis on 127.0.0.1:6379, one key prefix per test. */
-class DelayStoreTest {
+/** The store through its faces (stored by ingest, claimed and settled by dispatch) and their Lua scripts against the real Redis on 127.0.0.1:6379, one key prefix per test. */
+class DispatchStoreTest {
 
     @RegisterExtension
     static final KeysPerTest redis = new KeysPerTest("unit-store");
@@ -52,7 +53,7 @@ class DelayStoreTest {
     private static final long DEDUPE_WINDOW_MS = 60_000;
     private static final long LEASE_MS = 60_000;
 
-    private DelayStore store;
+    private StoreFaces store;
 
     @BeforeEach
     void startClean() {
@@ -77,9 +78,9 @@ class DelayStoreTest {
         Envelope envelope = new Envelope("m-1", "kafka:out", "kafka:in/0@1", new byte[] {1, 2},
                 List.of(MessageHeader.text("h", "v"), new MessageHeader("n", null)), Map.of("p", "q"), new byte[] {(byte) 0xFF, 0});
 
-        await(store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))));
+        await(store.ingest().schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))));
 
-        assertThat(EnvelopeCodec.decode("m-1", await(store.inspect("m-1")).envelope())).isEqualTo(envelope);
+        assertThat(EnvelopeCodec.decode("m-1", await(store.inspection().inspect("m-1")).envelope())).isEqualTo(envelope);
     }
 
     @Test
@@ -116,7 +117,7 @@ class DelayStoreTest {
         Envelope resent = new Envelope("m-1", "kafka:out", "kafka:delay.inbound/3@9999", null, List.of(), Map.of(),
                 "same".getBytes(StandardCharsets.UTF_8));
 
-        List<ScheduleResult> results = await(store.schedule(List.of(new ScheduleRequest("m-1", new DueTime.At(1_000), resent))));
+        List<ScheduleResult> results = await(store.ingest().schedule(List.of(new ScheduleRequest("m-1", new DueTime.At(1_000), resent))));
 
         assertThat(results).extracting(ScheduleResult::outcome).containsExactly(Outcome.DUPLICATE_PENDING);
     }
@@ -144,7 +145,7 @@ class DelayStoreTest {
 
     @Test
     void duplicateWithinOneBatchIsStoredOnce() throws Exception {
-        List<ScheduleResult> results = await(store.schedule(List.of(
+        List<ScheduleResult> results = await(store.ingest().schedule(List.of(
                 request("m-1", new DueTime.At(1_000), "first"), request("m-1", new DueTime.At(2_000), "second"))));
 
         assertThat(results).extracting(ScheduleResult::outcome).containsExactly(Outcome.SCHEDULED, Outcome.DUPLICATE_ID);
@@ -181,7 +182,7 @@ class DelayStoreTest {
         requests.add(3, request("already-there", new DueTime.At(1_000), "body of already-there"));
         requests.add(500, request("too-late", new DueTime.At(now + 2 * MAX_DELAY_MS), "b"));
 
-        List<ScheduleResult> results = await(store.schedule(requests));
+        List<ScheduleResult> results = await(store.ingest().schedule(requests));
 
         assertThat(results).hasSize(requests.size());
         for (int i = 0; i < requests.size(); i++) {
@@ -269,12 +270,12 @@ class DelayStoreTest {
         int count = 2_000;
         List<ScheduleRequest> requests = IntStream.range(0, count)
                 .mapToObj(i -> request("m-" + i, new DueTime.At(1_000 + i), "b")).toList();
-        assertThat(await(store.schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
+        assertThat(await(store.ingest().schedule(requests))).extracting(ScheduleResult::outcome).containsOnly(Outcome.SCHEDULED);
 
         ExecutorService threads = Executors.newFixedThreadPool(2);
         CyclicBarrier start = new CyclicBarrier(2);
         try (RedisConnection second = new RedisConnection(LocalRedis.URI, Duration.ofSeconds(10))) {
-            DelayStore otherInstance = new DelayStore(second.async(), store.keys(), new StoreLimits(MAX_DELAY_MS, DEDUPE_WINDOW_MS, DEDUPE_WINDOW_MS, 1_000, 60_000));
+            StoreFaces otherInstance = StoreFaces.over(second.async(), store.keys(), new StoreLimits(MAX_DELAY_MS, DEDUPE_WINDOW_MS, DEDUPE_WINDOW_MS, 1_000, 60_000));
             Future<List<String>> byFirst = threads.submit(() -> claimUntilEmpty(store, start));
             Future<List<String>> bySecond = threads.submit(() -> claimUntilEmpty(otherInstance, start));
             List<String> first = byFirst.get(60, TimeUnit.SECONDS);
@@ -298,7 +299,7 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
 
-        long acknowledged = await(store.acknowledge(0, List.of(claimed)));
+        long acknowledged = await(store.dispatch().acknowledge(0, List.of(claimed)));
 
         assertThat(acknowledged).isEqualTo(1);
         assertThat(inFlightScore(0, "m-1")).isNull();
@@ -309,7 +310,7 @@ class DelayStoreTest {
     @Test
     void deliveredIdIsRefusedWithinTheDedupeWindow() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
-        await(store.acknowledge(0, claim(0, 10).messages()));
+        await(store.dispatch().acknowledge(0, claim(0, 10).messages()));
 
         assertThat(schedule("m-1", new DueTime.AfterDelay(0))).isEqualTo(new ScheduleResult(Outcome.DUPLICATE_DELIVERED, -1));
         assertThat(claim(0, 10).messages()).isEmpty();
@@ -319,7 +320,7 @@ class DelayStoreTest {
     void deliveredIdIsAcceptedAgainAfterTheDedupeWindow() throws Exception {
         store = storeWith(1, 300);
         schedule("m-1", new DueTime.At(1_000));
-        await(store.acknowledge(0, claim(0, 10).messages()));
+        await(store.dispatch().acknowledge(0, claim(0, 10).messages()));
         assertThat(schedule("m-1", new DueTime.AfterDelay(0)).outcome()).isEqualTo(Outcome.DUPLICATE_DELIVERED);
 
         Thread.sleep(600);
@@ -331,7 +332,7 @@ class DelayStoreTest {
     void zeroDedupeWindowKeepsNoDeliveredRecord() throws Exception {
         store = storeWith(1, 0);
         schedule("m-1", new DueTime.At(1_000));
-        await(store.acknowledge(0, claim(0, 10).messages()));
+        await(store.dispatch().acknowledge(0, claim(0, 10).messages()));
 
         assertThat(deliveredScore(0, "m-1")).isNull();
         assertThat(schedule("m-1", new DueTime.At(1_000)).outcome()).isEqualTo(Outcome.SCHEDULED);
@@ -339,13 +340,13 @@ class DelayStoreTest {
 
     @Test
     void batchesLargerThanOneScriptCallAreClaimedAndAcknowledgedWhole() throws Exception {
-        int count = DelayStore.MESSAGES_PER_CALL * 5 + 50;
+        int count = ScriptRunner.MESSAGES_PER_CALL * 5 + 50;
         List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             requests.add(new ScheduleRequest("m-" + i, new DueTime.At(1_000 + i), envelope("m-" + i, "body-" + i)));
         }
         requests.add(new ScheduleRequest("later", new DueTime.AfterDelay(600_000), envelope("later", "later")));
-        await(store.schedule(requests));
+        await(store.ingest().schedule(requests));
 
         ClaimedBatch first = claim(0, count - 10);
         ClaimedBatch rest = claim(0, count);
@@ -357,7 +358,7 @@ class DelayStoreTest {
         assertThat(rest.nextDue()).isGreaterThan(rest.redisNow() + 500_000);
         List<ClaimedMessage> claimed = new ArrayList<>(first.messages());
         claimed.addAll(rest.messages());
-        assertThat(await(store.acknowledge(0, claimed))).isEqualTo(count);
+        assertThat(await(store.dispatch().acknowledge(0, claimed))).isEqualTo(count);
         assertThat(hlen(store.keys().payloads(0))).isEqualTo(1);
         assertThat(deliveredScore(0, "m-" + (count - 1))).isNotNull();
     }
@@ -367,13 +368,13 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
 
-        long acknowledged = await(store.acknowledge(0, List.of(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))));
+        long acknowledged = await(store.dispatch().acknowledge(0, List.of(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))));
 
         assertThat(acknowledged).isZero();
         assertThat(hget(store.keys().payloads(0), "m-1")).isNotNull();
         assertThat(inFlightScore(0, "m-1")).isNotNull();
         assertThat(deliveredScore(0, "m-1")).isNull();
-        assertThat(await(store.acknowledge(0, List.of(claimed)))).isEqualTo(1);
+        assertThat(await(store.dispatch().acknowledge(0, List.of(claimed)))).isEqualTo(1);
     }
 
     @Test
@@ -384,7 +385,7 @@ class DelayStoreTest {
         List<ClaimedMessage> claimed = claim(0, 10).messages();
         List<ClaimedMessage> mixed = List.of(claimed.get(0), withLeaseDeadline(claimed.get(1), claimed.get(1).leaseDeadline() - 1), claimed.get(2));
 
-        assertThat(await(store.acknowledge(0, mixed))).isEqualTo(2);
+        assertThat(await(store.dispatch().acknowledge(0, mixed))).isEqualTo(2);
         assertThat(hget(store.keys().payloads(0), "m-2")).isNotNull();
         assertThat(hget(store.keys().payloads(0), "m-1")).isNull();
     }
@@ -394,8 +395,8 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         List<ClaimedMessage> claimed = claim(0, 10).messages();
 
-        assertThat(await(store.acknowledge(0, claimed))).isEqualTo(1);
-        assertThat(await(store.acknowledge(0, claimed))).isZero();
+        assertThat(await(store.dispatch().acknowledge(0, claimed))).isEqualTo(1);
+        assertThat(await(store.dispatch().acknowledge(0, claimed))).isZero();
     }
 
     // --- reschedule ----------------------------------------------------------------------------------------
@@ -406,7 +407,7 @@ class DelayStoreTest {
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
 
         long before = redisNowMs();
-        long attempts = await(store.reschedule(claimed, 30_000, true));
+        long attempts = await(store.dispatch().reschedule(claimed, 30_000, true));
         long after = redisNowMs();
 
         assertThat(attempts).isEqualTo(1);
@@ -420,16 +421,16 @@ class DelayStoreTest {
     void rescheduleCountsAFailedAttemptOnlyWhenAsked() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
 
-        assertThat(await(store.reschedule(claimOne(), 0, false))).isZero();
+        assertThat(await(store.dispatch().reschedule(claimOne(), 0, false))).isZero();
         ClaimedMessage released = claimOne();
         assertThat(released.attempts()).isZero();
 
-        assertThat(await(store.reschedule(released, 0, true))).isEqualTo(1);
+        assertThat(await(store.dispatch().reschedule(released, 0, true))).isEqualTo(1);
         ClaimedMessage failedOnce = claimOne();
         assertThat(failedOnce.attempts()).isEqualTo(1);
 
-        assertThat(await(store.reschedule(failedOnce, 0, true))).isEqualTo(2);
-        assertThat(await(store.reschedule(claimOne(), 0, false))).isEqualTo(2);
+        assertThat(await(store.dispatch().reschedule(failedOnce, 0, true))).isEqualTo(2);
+        assertThat(await(store.dispatch().reschedule(claimOne(), 0, false))).isEqualTo(2);
         assertThat(claimOne().attempts()).isEqualTo(2);
     }
 
@@ -439,7 +440,7 @@ class DelayStoreTest {
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
         long leaseDeadline = inFlightScore(0, "m-1");
 
-        assertThat(await(store.reschedule(withLeaseDeadline(claimed, leaseDeadline - 1), 0, true))).isEqualTo(-1);
+        assertThat(await(store.dispatch().reschedule(withLeaseDeadline(claimed, leaseDeadline - 1), 0, true))).isEqualTo(-1);
 
         assertThat(dueScore(0, "m-1")).isNull();
         assertThat(inFlightScore(0, "m-1")).isEqualTo(leaseDeadline);
@@ -450,9 +451,9 @@ class DelayStoreTest {
     void rescheduleAfterAcknowledgeChangesNothing() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claim(0, 10).messages().get(0);
-        await(store.acknowledge(0, List.of(claimed)));
+        await(store.dispatch().acknowledge(0, List.of(claimed)));
 
-        assertThat(await(store.reschedule(claimed, 0, true))).isEqualTo(-1);
+        assertThat(await(store.dispatch().reschedule(claimed, 0, true))).isEqualTo(-1);
         assertThat(dueScore(0, "m-1")).isNull();
     }
 
@@ -465,33 +466,33 @@ class DelayStoreTest {
         }
         ClaimTag lost = new ClaimTag("claimer1", 7);
         // 250 in three calls of at most 100: the record keeps each call's lease deadline
-        List<ClaimedMessage> claimedButNeverSeen = await(store.claim(0, 250, LEASE_MS, lost)).messages();
+        List<ClaimedMessage> claimedButNeverSeen = await(store.dispatch().claim(0, 250, LEASE_MS, lost)).messages();
         assertThat(claimedButNeverSeen).hasSize(250);
 
         long before = redisNowMs();
-        assertThat(await(store.releaseClaim(0, lost))).isEqualTo(250);
+        assertThat(await(store.dispatch().releaseClaim(0, lost))).isEqualTo(250);
         long after = redisNowMs();
 
         assertThat(inFlightScore(0, "r-0")).isNull();
         assertThat(dueScore(0, "r-249")).isBetween(before, after);
         List<ClaimedMessage> again = claim(0, 1_000).messages();
         assertThat(again).hasSize(250).allSatisfy(m -> assertThat(m.attempts()).isZero());
-        assertThat(await(store.releaseClaim(0, lost))).as("released once").isZero();
+        assertThat(await(store.dispatch().releaseClaim(0, lost))).as("released once").isZero();
     }
 
     @Test
     void releaseTouchesNothingOfAnotherRoundOrClaimer() throws Exception {
         schedule("mine", new DueTime.At(1_000));
-        ClaimedMessage mine = await(store.claim(0, 10, LEASE_MS, new ClaimTag("claimer1", 1))).messages().get(0);
+        ClaimedMessage mine = await(store.dispatch().claim(0, 10, LEASE_MS, new ClaimTag("claimer1", 1))).messages().get(0);
         schedule("theirs", new DueTime.At(1_000));
-        await(store.claim(0, 10, LEASE_MS, new ClaimTag("claimer2", 1)));
+        await(store.dispatch().claim(0, 10, LEASE_MS, new ClaimTag("claimer2", 1)));
 
-        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer1", 2)))).as("a round that claimed nothing").isZero();
-        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer3", 1)))).as("a claimer that claimed nothing").isZero();
+        assertThat(await(store.dispatch().releaseClaim(0, new ClaimTag("claimer1", 2)))).as("a round that claimed nothing").isZero();
+        assertThat(await(store.dispatch().releaseClaim(0, new ClaimTag("claimer3", 1)))).as("a claimer that claimed nothing").isZero();
         assertThat(inFlightScore(0, "mine")).isEqualTo(mine.leaseDeadline());
         assertThat(inFlightScore(0, "theirs")).isNotNull();
 
-        assertThat(await(store.releaseClaim(0, new ClaimTag("claimer1", 1)))).isEqualTo(1);
+        assertThat(await(store.dispatch().releaseClaim(0, new ClaimTag("claimer1", 1)))).isEqualTo(1);
         assertThat(inFlightScore(0, "theirs")).as("claimed by another claimer in the same millisecond, maybe").isNotNull();
     }
 
@@ -499,13 +500,13 @@ class DelayStoreTest {
     void releaseLeavesAMessageThatWasReapedAndClaimedAgainAlone() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
         ClaimTag lost = new ClaimTag("claimer1", 1);
-        await(store.claim(0, 10, 1, lost));
-        while (await(store.reapExpiredLeases(0, 10)) == 0) {
+        await(store.dispatch().claim(0, 10, 1, lost));
+        while (await(store.dispatch().reapExpiredLeases(0, 10)) == 0) {
             Thread.sleep(1);
         }
         ClaimedMessage current = claimOne();
 
-        assertThat(await(store.releaseClaim(0, lost))).isZero();
+        assertThat(await(store.dispatch().releaseClaim(0, lost))).isZero();
         assertThat(inFlightScore(0, "m-1")).isEqualTo(current.leaseDeadline());
     }
 
@@ -513,11 +514,11 @@ class DelayStoreTest {
     void aClaimDropsTheRecordOfAClaimerWhoseLeasesAllPassed() throws Exception {
         // a dispatcher that stopped leaves its record; claims of the others clear it, one stale record per call at most
         schedule("gone", new DueTime.At(1_000));
-        await(store.claim(0, 10, 1, new ClaimTag("stopped", 1)));
+        await(store.dispatch().claim(0, 10, 1, new ClaimTag("stopped", 1)));
         Thread.sleep(5);
         for (int round = 1; round <= 60 && hget(store.keys().claims(0), "stopped") != null; round++) {
             schedule("live-" + round, new DueTime.At(1_000));
-            await(store.claim(0, 10, LEASE_MS, new ClaimTag("running", round)));
+            await(store.dispatch().claim(0, 10, LEASE_MS, new ClaimTag("running", round)));
         }
 
         assertThat(hget(store.keys().claims(0), "stopped")).as("the stopped claimer's record").isNull();
@@ -532,7 +533,7 @@ class DelayStoreTest {
         }
         Set<Long> deadlines = new HashSet<>();
         for (int i = 0; i < 50; i++) {
-            deadlines.add(await(store.claim(0, 1, LEASE_MS)).messages().get(0).leaseDeadline());
+            deadlines.add(await(store.dispatch().claim(0, 1, LEASE_MS)).messages().get(0).leaseDeadline());
         }
 
         assertThat(deadlines).hasSize(50);
@@ -543,7 +544,7 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         redis().set(bytes(store.keys().inFlight(0)), bytes("not a sorted set")).get(10, TimeUnit.SECONDS);
 
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> await(store.claim(0, 10, LEASE_MS, new ClaimTag("c", 1)))))
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> await(store.dispatch().claim(0, 10, LEASE_MS, new ClaimTag("c", 1)))))
                 .hasMessageContaining("WRONGTYPE");
 
         assertThat(dueScore(0, "m-1")).as("still due: the script failed before its first write").isEqualTo(1_000);
@@ -559,16 +560,16 @@ class DelayStoreTest {
         long before = redisNowMs();
         ClaimedMessage first = claimOne();
 
-        RecordedFailure once = await(store.recordFailure(first));
+        RecordedFailure once = await(store.dispatch().recordFailure(first));
 
         assertThat(once.attempts()).isEqualTo(1);
         assertThat(once.failingSince()).isBetween(before, redisNowMs()).isEqualTo(once.redisNow());
         assertThat(once.failingForMs()).isZero();
         assertThat(inFlightScore(0, "m-1")).as("still leased: the caller reschedules or dead-letters it").isEqualTo(first.leaseDeadline());
 
-        await(store.reschedule(first, 0, false));
+        await(store.dispatch().reschedule(first, 0, false));
         Thread.sleep(30);
-        RecordedFailure twice = await(store.recordFailure(claimOne()));
+        RecordedFailure twice = await(store.dispatch().recordFailure(claimOne()));
 
         assertThat(twice.attempts()).isEqualTo(2);
         assertThat(twice.failingSince()).as("the first failure's time stays").isEqualTo(once.failingSince());
@@ -580,7 +581,7 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage claimed = claimOne();
 
-        assertThat(await(store.recordFailure(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))).leaseLost()).isTrue();
+        assertThat(await(store.dispatch().recordFailure(withLeaseDeadline(claimed, claimed.leaseDeadline() - 1))).leaseLost()).isTrue();
 
         assertThat(hget(store.keys().attempts(0), "m-1")).isNull();
         assertThat(hget(store.keys().failingSince(0), "m-1")).isNull();
@@ -590,19 +591,19 @@ class DelayStoreTest {
     void theFirstFailuresTimeIsForgottenWithTheMessage() throws Exception {
         schedule("acked", new DueTime.At(1_000));
         ClaimedMessage acked = claimOne();
-        await(store.recordFailure(acked));
-        await(store.acknowledge(0, List.of(acked)));
+        await(store.dispatch().recordFailure(acked));
+        await(store.dispatch().acknowledge(0, List.of(acked)));
 
         schedule("cancelled", new DueTime.At(1_000));
         ClaimedMessage cancelled = claimOne();
-        await(store.recordFailure(cancelled));
-        await(store.reschedule(cancelled, 60_000, false));
-        await(store.cancel("cancelled", false));
+        await(store.dispatch().recordFailure(cancelled));
+        await(store.dispatch().reschedule(cancelled, 60_000, false));
+        await(store.ingest().cancel("cancelled", false));
 
         schedule("dead", new DueTime.At(1_000));
         ClaimedMessage dead = claimOne();
-        await(store.recordFailure(dead));
-        assertThat(await(store.deadLetter(dead, bytes("record")))).isEqualTo(1);
+        await(store.dispatch().recordFailure(dead));
+        assertThat(await(store.dispatch().deadLetter(dead, bytes("record")))).isEqualTo(1);
 
         for (String id : List.of("acked", "cancelled", "dead")) {
             assertThat(hget(store.keys().failingSince(0), id)).as(id).isNull();
@@ -618,7 +619,7 @@ class DelayStoreTest {
         claimWithExpiredLease();
 
         long before = redisNowMs();
-        long reaped = await(store.reapExpiredLeases(0, 100));
+        long reaped = await(store.dispatch().reapExpiredLeases(0, 100));
         long after = redisNowMs();
 
         assertThat(reaped).isEqualTo(1);
@@ -633,13 +634,13 @@ class DelayStoreTest {
     void reapMakesTheOldLeaseTokenUseless() throws Exception {
         schedule("m-1", new DueTime.At(1_000));
         ClaimedMessage stale = claimWithExpiredLease().messages().get(0);
-        await(store.reapExpiredLeases(0, 100));
+        await(store.dispatch().reapExpiredLeases(0, 100));
         ClaimedMessage current = claimOne();
 
-        assertThat(await(store.acknowledge(0, List.of(stale)))).isZero();
-        assertThat(await(store.reschedule(stale, 0, true))).isEqualTo(-1);
+        assertThat(await(store.dispatch().acknowledge(0, List.of(stale)))).isZero();
+        assertThat(await(store.dispatch().reschedule(stale, 0, true))).isEqualTo(-1);
         assertThat(hget(store.keys().payloads(0), "m-1")).isNotNull();
-        assertThat(await(store.acknowledge(0, List.of(current)))).isEqualTo(1);
+        assertThat(await(store.dispatch().acknowledge(0, List.of(current)))).isEqualTo(1);
     }
 
     @Test
@@ -647,7 +648,7 @@ class DelayStoreTest {
         schedule("m-1", new DueTime.At(1_000));
         claim(0, 10);
 
-        assertThat(await(store.reapExpiredLeases(0, 100))).isZero();
+        assertThat(await(store.dispatch().reapExpiredLeases(0, 100))).isZero();
         assertThat(inFlightScore(0, "m-1")).isNotNull();
     }
 
@@ -658,10 +659,10 @@ class DelayStoreTest {
         }
         claimWithExpiredLease();
 
-        assertThat(await(store.reapExpiredLeases(0, 2))).isEqualTo(2);
-        assertThat(await(store.reapExpiredLeases(0, 2))).isEqualTo(2);
-        assertThat(await(store.reapExpiredLeases(0, 2))).isEqualTo(1);
-        assertThat(await(store.reapExpiredLeases(0, 2))).isZero();
+        assertThat(await(store.dispatch().reapExpiredLeases(0, 2))).isEqualTo(2);
+        assertThat(await(store.dispatch().reapExpiredLeases(0, 2))).isEqualTo(2);
+        assertThat(await(store.dispatch().reapExpiredLeases(0, 2))).isEqualTo(1);
+        assertThat(await(store.dispatch().reapExpiredLeases(0, 2))).isZero();
     }
 
     // --- slots and scripts --------------------------------------------------------------------------------
@@ -671,7 +672,7 @@ class DelayStoreTest {
         int slots = 4;
         store = storeWith(slots, DEDUPE_WINDOW_MS);
         List<ScheduleRequest> requests = IntStream.range(0, 400).mapToObj(i -> request("m-" + i, new DueTime.At(1_000), "b")).toList();
-        await(store.schedule(requests));
+        await(store.ingest().schedule(requests));
 
         Set<String> claimedIds = new HashSet<>();
         for (int slot = 0; slot < slots; slot++) {
@@ -713,8 +714,8 @@ class DelayStoreTest {
 
     // --- helpers ------------------------------------------------------------------------------------------
 
-    private DelayStore storeWith(int slots, long dedupeWindowMs) {
-        return new DelayStore(redis(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, dedupeWindowMs, 1_000, 60_000));
+    private StoreFaces storeWith(int slots, long dedupeWindowMs) {
+        return StoreFaces.over(redis(), new Keys(redis.prefix(), slots), new StoreLimits(MAX_DELAY_MS, dedupeWindowMs, dedupeWindowMs, 1_000, 60_000));
     }
 
     /** The standalone connection's full command set (the store itself only needs scripting). */
@@ -727,7 +728,7 @@ class DelayStoreTest {
     }
 
     private ScheduleResult schedule(String id, DueTime dueTime, String body) throws Exception {
-        List<ScheduleResult> results = await(store.schedule(List.of(request(id, dueTime, body))));
+        List<ScheduleResult> results = await(store.ingest().schedule(List.of(request(id, dueTime, body))));
         assertThat(results).hasSize(1);
         return results.get(0);
     }
@@ -741,12 +742,12 @@ class DelayStoreTest {
     }
 
     private ClaimedBatch claim(int slot, int limit) throws Exception {
-        return await(store.claim(slot, limit, LEASE_MS));
+        return await(store.dispatch().claim(slot, limit, LEASE_MS));
     }
 
     /** A claim of the shortest lease (1 ms), returned once Redis's clock has passed its deadline: a crashed holder's. */
     private ClaimedBatch claimWithExpiredLease() throws Exception {
-        ClaimedBatch batch = await(store.claim(0, 10, 1));
+        ClaimedBatch batch = await(store.dispatch().claim(0, 10, 1));
         while (redisNowMs() <= batch.redisNow() + 1) {
             Thread.sleep(1);
         }
@@ -759,11 +760,11 @@ class DelayStoreTest {
         return messages.get(0);
     }
 
-    private static List<String> claimUntilEmpty(DelayStore claimer, CyclicBarrier start) throws Exception {
+    private static List<String> claimUntilEmpty(StoreFaces claimer, CyclicBarrier start) throws Exception {
         start.await(10, TimeUnit.SECONDS);
         List<String> claimed = new ArrayList<>();
         for (int round = 1; ; round++) {
-            ClaimedBatch batch = await(claimer.claim(0, 7, LEASE_MS));
+            ClaimedBatch batch = await(claimer.dispatch().claim(0, 7, LEASE_MS));
             if (batch.messages().isEmpty()) {
                 return claimed;
             }

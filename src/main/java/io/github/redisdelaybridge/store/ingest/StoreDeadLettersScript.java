@@ -1,4 +1,4 @@
-package io.github.redisdelaybridge.store.dispatch;
+package io.github.redisdelaybridge.store.ingest;
 
 import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.Argv.text;
