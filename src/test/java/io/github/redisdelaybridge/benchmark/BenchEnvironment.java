@@ -1,11 +1,11 @@
 package io.github.redisdelaybridge.benchmark;
 
-import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.RedisServerProcess;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;

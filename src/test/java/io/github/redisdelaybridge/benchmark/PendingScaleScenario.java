@@ -1,8 +1,8 @@
 package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
 import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -2,10 +2,10 @@ package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleResult;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.ArrayDeque;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.FreePorts;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;

@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
-import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.connection.RedisConnection;
-import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;

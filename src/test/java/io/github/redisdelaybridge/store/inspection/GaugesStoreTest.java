@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
