@@ -27,7 +27,7 @@ class PackageLayersTest {
     /** Bottom first. A package may depend on packages listed before it, never on those after it. */
     static final List<String> LAYERS = List.of(
             "message",     // the vocabulary: header names, envelope and its codec, target, due time, dead-letter reasons
-            "store",       // Redis: connection, keys, scripts, their results
+            "store",       // Redis: keys, connection, scripts, stored forms, and the faces by caller (STORE_ROOMS)
             "metrics",     // meters every layer above records into
             "outbound",    // broker clients and target publishers
             "deadletter",  // dead-letter channels, built on the broker clients
@@ -37,6 +37,17 @@ class PackageLayersTest {
             "health",      // readiness and liveness over everything below
             "config",      // settings and wiring: knows every layer
             "tools");      // command-line tools shipped with the bridge (bin/publish): the vocabulary, and config for the settings
+
+    /**
+     * The rooms of store/, bottom first, in groups: a room may depend on the rooms of the groups before its own, never on
+     * another room of its own group or of a later one.
+     */
+    static final List<List<String>> STORE_ROOMS = List.of(
+            List.of("store"),                               // the key layout and the limits every room shares
+            List.of("store.connection", "store.script"),    // reaching Redis (security, Sentinel/Cluster, durability); running Lua scripts
+            List.of("store.form"),                          // the stored forms of ids and payloads, read back
+            List.of("store.ingest", "store.dispatch"),      // the writers' faces: messages and controls from outside; the dispatch loop
+            List.of("store.inspection"));                   // operators' face: reads, dead-letter replay (with ingest's request) and delete
 
     private static JavaClasses bridge;
 
@@ -69,6 +80,35 @@ class PackageLayersTest {
                     .should().dependOnClassesThat().resideInAnyPackage(above)
                     .because(LAYERS.get(i) + " sits below " + Arrays.toString(above))
                     .check(bridge);
+        }
+    }
+
+    @Test
+    void everyRoomOfTheStoreHasAPlace() {
+        List<String> rooms = STORE_ROOMS.stream().flatMap(List::stream).toList();
+        List<String> unlisted = bridge.stream()
+                .map(JavaClass::getPackageName)
+                .filter(p -> p.equals(ROOT + ".store") || p.startsWith(ROOT + ".store."))
+                .map(p -> p.substring(ROOT.length() + 1))
+                .distinct()
+                .filter(room -> !rooms.contains(room))
+                .toList();
+        assertThat(unlisted)
+                .as("rooms of store/ without a place in STORE_ROOMS (add them, and to docs/ARCHITECTURE.md)")
+                .isEmpty();
+    }
+
+    @Test
+    void noRoomOfTheStoreImportsFromItsOwnGroupOrOneAbove() {
+        for (int i = 0; i < STORE_ROOMS.size(); i++) {
+            for (String room : STORE_ROOMS.get(i)) {
+                String[] notBelow = STORE_ROOMS.subList(i, STORE_ROOMS.size()).stream().flatMap(List::stream)
+                        .filter(other -> !other.equals(room)).map(other -> ROOT + "." + other).toArray(String[]::new);
+                noClasses().that().resideInAPackage(ROOT + "." + room)
+                        .should().dependOnClassesThat().resideInAnyPackage(notBelow)
+                        .because(room + " sits below " + Arrays.toString(notBelow))
+                        .check(bridge);
+            }
         }
     }
 

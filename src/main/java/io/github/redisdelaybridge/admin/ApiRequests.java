@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.inbound.Rejection;
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.ListPosition;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;

@@ -5,10 +5,10 @@ import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.inbound.DelayRequestValidator;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.DeadLetterEntry;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.ListPosition;
-import io.github.redisdelaybridge.store.Listing;
+import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.Listing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,13 +27,13 @@ public final class DeadLetterCommands {
     private static final int DEFAULT_BULK_LIMIT = 1_000;
     private static final int MAX_BULK_LIMIT = 10_000;
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final DeadLetterReplay replay;
     private final DueTimeParser dueTimeParser;
     private final DispatchWakeup wakeup;
     private final long redisTimeoutMs;
 
-    public DeadLetterCommands(DelayStore store, DelayRequestValidator validator,
+    public DeadLetterCommands(InspectionStore store, DelayRequestValidator validator,
                               DueTimeParser dueTimeParser, DispatchWakeup wakeup, long redisTimeoutMs) {
         this.store = store;
         this.replay = new DeadLetterReplay(store, validator, redisTimeoutMs);

@@ -1,10 +1,10 @@
 package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
-import io.github.redisdelaybridge.store.DeadLetterEntry;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.Listing;
-import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.inspection.Listing;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,10 +14,10 @@ import org.apache.camel.Exchange;
 /** Read-only admin endpoints about the dead letters kept in Redis. */
 public final class DeadLetterQueries {
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final long redisTimeoutMs;
 
-    public DeadLetterQueries(DelayStore store, long redisTimeoutMs) {
+    public DeadLetterQueries(InspectionStore store, long redisTimeoutMs) {
         this.store = store;
         this.redisTimeoutMs = redisTimeoutMs;
     }

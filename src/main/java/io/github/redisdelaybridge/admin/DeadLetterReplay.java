@@ -10,9 +10,9 @@ import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.ReplayResult;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.ReplayResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,11 +30,11 @@ final class DeadLetterReplay {
     record Replayed(String id, String target, long dueAt) {
     }
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final DelayRequestValidator validator;
     private final long redisTimeoutMs;
 
-    DeadLetterReplay(DelayStore store, DelayRequestValidator validator, long redisTimeoutMs) {
+    DeadLetterReplay(InspectionStore store, DelayRequestValidator validator, long redisTimeoutMs) {
         this.store = store;
         this.validator = validator;
         this.redisTimeoutMs = redisTimeoutMs;

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.admin;
 
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueHistogram;
+import io.github.redisdelaybridge.store.inspection.DueHistogram;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,10 +20,10 @@ public final class DueHistogramQuery {
     /** A day of minutes: each bucket is one ZCOUNT per slot, so the count bounds the script's work. */
     static final int MAX_BUCKETS = 1_440;
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final long redisTimeoutMs;
 
-    public DueHistogramQuery(DelayStore store, long redisTimeoutMs) {
+    public DueHistogramQuery(InspectionStore store, long redisTimeoutMs) {
         this.store = store;
         this.redisTimeoutMs = redisTimeoutMs;
     }

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.admin;
 
-import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;

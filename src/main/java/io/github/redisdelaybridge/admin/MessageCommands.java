@@ -5,10 +5,11 @@ import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.CancelOutcome;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTimeChange;
-import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.metrics.Via;
+import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -27,14 +28,14 @@ public final class MessageCommands {
     private static final Logger LOG = LoggerFactory.getLogger(MessageCommands.class);
     private static final String DUE_EXAMPLE = "{\"delayMs\": 30000} or {\"deliverAt\": \"2026-12-01T10:00:00Z\"}";
 
-    private final DelayStore store;
+    private final IngestStore store;
     private final DueTimeParser dueTimeParser;
     private final DispatchWakeup wakeup;
     private final BridgeMetrics metrics;
     private final long redisTimeoutMs;
     private final DurableWrites durably;
 
-    public MessageCommands(DelayStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup,
+    public MessageCommands(IngestStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup,
                            BridgeMetrics metrics, long redisTimeoutMs) {
         this.store = store;
         this.durably = new DurableWrites(barrier, redisTimeoutMs);
@@ -48,7 +49,7 @@ public final class MessageCommands {
     public ApiResponse cancel(Exchange exchange) {
         String id = MessageQueries.messageId(exchange);
         CancelOutcome outcome = durably.write(store.keys().slotOf(id), () -> store.cancel(id, false));
-        metrics.cancel(outcome, BridgeMetrics.Via.HTTP);
+        metrics.cancel(outcome, Via.HTTP);
         String quoted = "'" + ApiRequests.abbreviate(id) + "'";
         switch (outcome) {
             case WITHDRAWN, RECORDED -> {
@@ -80,7 +81,7 @@ public final class MessageCommands {
                 Set.of(ApiRequests.DELAY_MS, ApiRequests.DELIVER_AT), DUE_EXAMPLE);
         DueTime dueTime = ApiRequests.dueTime(body, dueTimeParser, true);
         DueTimeChange change = durably.write(store.keys().slotOf(id), () -> store.changeDueTime(id, dueTime));
-        metrics.reschedule(change.outcome(), BridgeMetrics.Via.HTTP);
+        metrics.reschedule(change.outcome(), Via.HTTP);
         String quoted = "'" + ApiRequests.abbreviate(id) + "'";
         switch (change.outcome()) {
             case CHANGED -> {

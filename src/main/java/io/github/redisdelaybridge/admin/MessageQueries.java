@@ -2,12 +2,12 @@ package io.github.redisdelaybridge.admin;
 
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.Listing;
-import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageState;
-import io.github.redisdelaybridge.store.PendingEntry;
-import io.github.redisdelaybridge.store.StoreStats;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.inspection.Listing;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageState;
+import io.github.redisdelaybridge.store.inspection.PendingEntry;
+import io.github.redisdelaybridge.store.inspection.StoreStats;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,12 +19,12 @@ public final class MessageQueries {
 
     static final int MAX_ID_BYTES = 512;
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final DueTimeParser dueTimeParser;
     private final BridgeMetrics metrics;
     private final long redisTimeoutMs;
 
-    public MessageQueries(DelayStore store, DueTimeParser dueTimeParser, BridgeMetrics metrics, long redisTimeoutMs) {
+    public MessageQueries(InspectionStore store, DueTimeParser dueTimeParser, BridgeMetrics metrics, long redisTimeoutMs) {
         this.store = store;
         this.dueTimeParser = dueTimeParser;
         this.metrics = metrics;

@@ -37,13 +37,13 @@ final class AdminWiring {
                 settings.adminAllowedHosts());
         registry.bind("adminAuthorizer", adminAuthorizer);
         registry.bind("apiResponses", new ApiResponses());
-        registry.bind("messageQueries", new MessageQueries(stores.store(), dueTimeParser, metrics, redisTimeoutMs));
+        registry.bind("messageQueries", new MessageQueries(stores.inspectionStore(), dueTimeParser, metrics, redisTimeoutMs));
         registry.bind("messageCommands", new MessageCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, metrics,
                 redisTimeoutMs));
-        registry.bind("deadLetterQueries", new DeadLetterQueries(stores.store(), redisTimeoutMs));
-        registry.bind("deadLetterCommands", new DeadLetterCommands(stores.store(), inbound.validator(), dueTimeParser, dispatcher,
+        registry.bind("deadLetterQueries", new DeadLetterQueries(stores.inspectionStore(), redisTimeoutMs));
+        registry.bind("deadLetterCommands", new DeadLetterCommands(stores.inspectionStore(), inbound.validator(), dueTimeParser, dispatcher,
                 redisTimeoutMs));
-        registry.bind("dueHistogramQuery", new DueHistogramQuery(stores.store(), redisTimeoutMs));
+        registry.bind("dueHistogramQuery", new DueHistogramQuery(stores.inspectionStore(), redisTimeoutMs));
         registry.bind("openApiDocument", new OpenApiDocument());
         registry.bind("consoleAssets", new ConsoleAssets());
         return adminAuthorizer;

@@ -69,7 +69,7 @@ public final class BridgeBeans implements CamelConfiguration {
         registry.bind("bridgeMetrics", metrics.metrics());
         AdminAuthorizer adminAuthorizer = AdminWiring.wire(context, settings, stores, inbound, dispatch.dispatcher(), metrics.metrics());
 
-        ClusterGauges clusterGauges = metrics.clusterGauges(stores.store(), settings);
+        ClusterGauges clusterGauges = metrics.clusterGauges(stores.inspectionStore(), settings);
         InstanceIdGuard instanceIdGuard = HealthWiring.wire(context, settings, stores, dispatch.dispatcher(), clusterGauges,
                 metrics.metrics(), kafkaConsumers.assignments());
         CachingConnectionFactory rabbitMqConsumerConnections = RabbitMqWiring.inbound(context, settings.rabbitMq(), settings.instanceId(),

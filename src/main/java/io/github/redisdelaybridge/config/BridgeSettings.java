@@ -4,7 +4,7 @@ import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.NameLimits;
-import io.github.redisdelaybridge.store.RedisSecurity;
+import io.github.redisdelaybridge.store.connection.RedisSecurity;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -156,7 +156,7 @@ public record BridgeSettings(
     /** Without the tokens and passwords (the nested settings print none either). */
     @Override
     public String toString() {
-        return "BridgeSettings[instance " + instanceId + ", Redis " + io.github.redisdelaybridge.store.RedisConnection.redacted(redisUri)
+        return "BridgeSettings[instance " + instanceId + ", Redis " + io.github.redisdelaybridge.store.connection.RedisConnection.redacted(redisUri)
                 + ", " + redisSecurity + ", Kafka " + kafkaBootstrapServers + ", " + kafkaClients + ", " + rabbitMq
                 + ", admin token " + (adminToken.isEmpty() ? "not set" : "set") + ", read token " + (adminReadToken.isEmpty() ? "not set" : "set") + "]";
     }

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.config;
 
-import io.github.redisdelaybridge.store.RedisSecurity;
-import io.github.redisdelaybridge.store.RedisUris;
+import io.github.redisdelaybridge.store.connection.RedisSecurity;
+import io.github.redisdelaybridge.store.connection.RedisUris;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

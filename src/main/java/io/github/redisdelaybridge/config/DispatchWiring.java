@@ -23,11 +23,10 @@ import org.apache.camel.spi.Registry;
  * the Kafka and RabbitMQ publishers, before the inbound side (which wakes the dispatcher). Stop: the dispatcher first of
  * all, once the routes have stopped: it waits for the messages in flight to settle while the brokers and Redis still answer.
  *
- * @param deadLetters       the dead letters of dispatching and the admin API (on the store's main connection)
- * @param ingestDeadLetters the dead letters of ingest (on the ingest connection)
+ * @param deadLetters       the dead letters of dispatching, ingest and the admin API
  * @param targetPolicy      which targets messages may name
  */
-record DispatchWiring(DeadLetters deadLetters, DeadLetters ingestDeadLetters, TargetPolicy targetPolicy, Dispatcher dispatcher) {
+record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispatcher dispatcher) {
 
     /** @param rabbitMq the RabbitMQ publisher; null while RabbitMQ is disabled */
     static DispatchWiring wire(BridgeSettings settings, StoreWiring stores, KafkaWiring kafkaWiring, RabbitMqConfirmingClient rabbitMq,
@@ -40,16 +39,15 @@ record DispatchWiring(DeadLetters deadLetters, DeadLetters ingestDeadLetters, Ta
                 kafkaWiring.deadLetterProducer(), rabbitMq, deadLetterLimits));
         BrokerRoutingPublisher targetPublisher = new BrokerRoutingPublisher(new KafkaTargetPublisher(kafkaWiring.producer()),
                 rabbitMq == null ? null : new RabbitMqTargetPublisher(rabbitMq));
-        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, stores.store(), deadLetterLimits.recordMaxBytes(), metrics);
-        DeadLetters ingestDeadLetters = stores.ingestStore() == stores.store() ? deadLetters
-                : new DeadLetters(deadLetterChannel, stores.ingestStore(), deadLetterLimits.recordMaxBytes(), metrics);
+        DeadLetters deadLetters = new DeadLetters(deadLetterChannel, stores.ingestStore(), stores.dispatchStore(),
+                deadLetterLimits.recordMaxBytes(), metrics);
 
         TargetPolicy targetPolicy = targetPolicy(settings);
         TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
-        Dispatcher dispatcher = new Dispatcher(stores.store(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
+        Dispatcher dispatcher = new Dispatcher(stores.dispatchStore(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
                 stopping, metrics);
-        return new DispatchWiring(deadLetters, ingestDeadLetters, targetPolicy, dispatcher);
+        return new DispatchWiring(deadLetters, targetPolicy, dispatcher);
     }
 
     /** The targets messages may name: the allow-list, never an inbound channel (a loop), only enabled brokers. */
@@ -69,6 +67,6 @@ record DispatchWiring(DeadLetters deadLetters, DeadLetters ingestDeadLetters, Ta
     /** Binds the beans the dispatch routes name. */
     void bind(Registry registry, StoreWiring stores, BridgeSettings settings, BridgeMetrics metrics) {
         registry.bind("dispatcher", dispatcher);
-        registry.bind("leaseReaper", new LeaseReaper(stores.store(), settings.redisTimeoutMs(), metrics));
+        registry.bind("leaseReaper", new LeaseReaper(stores.dispatchStore(), settings.redisTimeoutMs(), metrics));
     }
 }

@@ -28,14 +28,14 @@ record InboundWiring(DueTimeParser dueTimeParser, DelayRequestValidator validato
         DelayRequestValidator validator = new DelayRequestValidator(dueTimeParser, dispatch.targetPolicy(), settings.defaultTargets(),
                 settings.maxPayloadBytes());
         registry.bind("delayRequestValidator", validator);
-        registry.bind("messageScheduler", new MessageScheduler(stores.ingestStore(), stores.barrier(), dispatch.ingestDeadLetters(),
+        registry.bind("messageScheduler", new MessageScheduler(stores.ingestStore(), stores.inspectionStore(), stores.barrier(), dispatch.deadLetters(),
                 dispatch.dispatcher(), stopping, metrics, 0, Broker.KAFKA));
         registry.bind("upstreamAcknowledger", new UpstreamAcknowledger());
 
         registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, dispatch.targetPolicy(),
                 rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
-        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(stores.ingestStore(), stores.barrier(), dispatch.ingestDeadLetters(),
+        registry.bind("rabbitMqMessageScheduler", new MessageScheduler(stores.ingestStore(), stores.inspectionStore(), stores.barrier(), dispatch.deadLetters(),
                 dispatch.dispatcher(), stopping, metrics, rabbitMqSettings.storeAttempts(), Broker.RABBITMQ));
         registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());
         return new InboundWiring(dueTimeParser, validator);

@@ -5,7 +5,7 @@ import io.github.redisdelaybridge.metrics.ClusterGauges;
 import io.github.redisdelaybridge.metrics.DispatchGauges;
 import io.github.redisdelaybridge.metrics.DispatchLoopState;
 import io.github.redisdelaybridge.metrics.JvmMeters;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -49,7 +49,7 @@ record MetricsWiring(MeterRegistry registry, BridgeMetrics metrics, JvmMeters jv
     }
 
     /** The cluster-wide gauges read from Redis; the dispatch-stall check reads them too. */
-    ClusterGauges clusterGauges(DelayStore store, BridgeSettings settings) {
+    ClusterGauges clusterGauges(InspectionStore store, BridgeSettings settings) {
         ObserveSettings observe = settings.observe();
         return new ClusterGauges(store, observe.overdueThresholdMs(), observe.gaugeCacheMs(),
                 Math.min(2_000, settings.redisTimeoutMs())).register(registry);

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.config;
 
-import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.connection.DurabilitySettings;
 
 /**
  * What the bridge expects of the Redis it runs on and promises on top of it: the durability barrier before each

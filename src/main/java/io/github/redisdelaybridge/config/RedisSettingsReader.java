@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.config;
 
-import io.github.redisdelaybridge.store.DurabilitySettings;
-import io.github.redisdelaybridge.store.RedisSecurity;
+import io.github.redisdelaybridge.store.connection.DurabilitySettings;
+import io.github.redisdelaybridge.store.connection.RedisSecurity;
 
 /** Reads the Redis settings that need more than one key: how to connect securely, what to expect of the server. */
 final class RedisSettingsReader {

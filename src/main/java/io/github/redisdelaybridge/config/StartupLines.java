@@ -2,7 +2,7 @@ package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.inbound.kafka.GroupInstanceIds;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,13 +1,16 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.script.ScriptRunner;
 import io.github.redisdelaybridge.health.RedisRequirementsException;
 import io.github.redisdelaybridge.health.RedisServerWatch;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DurabilityBarrier;
-import io.github.redisdelaybridge.store.DurabilitySettings;
+import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
+import io.github.redisdelaybridge.store.connection.DurabilitySettings;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
 import java.time.Duration;
 import java.util.List;
@@ -22,10 +25,12 @@ import org.apache.camel.spi.Registry;
  *
  * @param redis       the connection of dispatching, the admin queries and the checks
  * @param ingestRedis the connection of ingest and admin writes: {@code redis} itself unless the barrier may send WAIT
- * @param store       the store on {@code redis}
- * @param ingestStore the store on {@code ingestRedis}
+ * @param dispatchStore   what the dispatch loop calls, on {@code redis}
+ * @param inspectionStore what the admin API and the gauges read, on {@code redis}
+ * @param ingestStore     what ingest and admin writes call, on {@code ingestRedis}
  */
-record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys, DelayStore store, DelayStore ingestStore,
+record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys, DispatchStore dispatchStore,
+                   InspectionStore inspectionStore, IngestStore ingestStore,
                    DurabilityBarrier barrier, RedisServerWatch redisWatch) {
 
     /** @param fatalStop how the bridge stops for good when Redis turns out unfit after the start */
@@ -41,8 +46,11 @@ record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys
         Keys keys = new Keys(settings.keyPrefix(), settings.slots());
         StoreLimits limits = new StoreLimits(settings.maxDelayMs(), settings.dedupeWindowMs(), settings.cancelWindowMs(),
                 settings.deadLetterMaxCount(), settings.deadLetterMaxAgeMs(), settings.deadLetterLimits().keepMaxBytes(), settings.names());
-        DelayStore store = new DelayStore(redis.async(), keys, limits, metrics, metrics);
-        DelayStore ingestStore = ingestRedis == redis ? store : new DelayStore(ingestRedis.async(), keys, limits, metrics, metrics);
+        ScriptRunner scripts = new ScriptRunner(redis.async(), metrics);
+        DispatchStore dispatchStore = new DispatchStore(scripts, keys, limits);
+        InspectionStore inspectionStore = new InspectionStore(scripts, keys, limits);
+        IngestStore ingestStore = new IngestStore(ingestRedis == redis ? scripts : new ScriptRunner(ingestRedis.async(), metrics), keys, limits,
+                metrics);
         DurabilityBarrier barrier = new DurabilityBarrier(ingestRedis, keys, expectations.durability());
         RedisServerWatch redisWatch = new RedisServerWatch(redis, barrier, expectations.allowEviction(), expectations.checkIntervalMs(),
                 settings.redisTimeoutMs(), fatalStop);
@@ -56,12 +64,11 @@ record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys
             redis.close();
             throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
-        return new StoreWiring(redis, ingestRedis, keys, store, ingestStore, barrier, redisWatch);
+        return new StoreWiring(redis, ingestRedis, keys, dispatchStore, inspectionStore, ingestStore, barrier, redisWatch);
     }
 
     /** Binds the beans the routes name. */
     void bind(Registry registry) {
-        registry.bind("delayStore", store);
         registry.bind("redisServerWatch", redisWatch);
     }
 

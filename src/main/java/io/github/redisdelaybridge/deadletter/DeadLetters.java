@@ -7,8 +7,9 @@ import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.PublishFailures;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +36,20 @@ public final class DeadLetters {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
 
     private final DeadLetterChannel channel;
-    private final DelayStore store;
+    private final IngestStore ingest;
+    private final DispatchStore dispatch;
     private final long storeRecordMaxBytes;
     private final BridgeMetrics metrics;
 
-    /** @param storeRecordMaxBytes largest dead-letter record kept whole in Redis; a larger one is kept without its body */
-    public DeadLetters(DeadLetterChannel channel, DelayStore store, long storeRecordMaxBytes, BridgeMetrics metrics) {
+    /**
+     * @param ingest              records messages refused at ingest
+     * @param dispatch            moves claimed messages that will not be delivered
+     * @param storeRecordMaxBytes largest dead-letter record kept whole in Redis; a larger one is kept without its body
+     */
+    public DeadLetters(DeadLetterChannel channel, IngestStore ingest, DispatchStore dispatch, long storeRecordMaxBytes, BridgeMetrics metrics) {
         this.channel = channel;
-        this.store = store;
+        this.ingest = ingest;
+        this.dispatch = dispatch;
         this.storeRecordMaxBytes = storeRecordMaxBytes;
         this.metrics = metrics;
     }
@@ -57,13 +64,13 @@ public final class DeadLetters {
             sends[i] = send(deadLetter, record.wholeKept());
             records.put(deadLetter.messageId(), record.bytes());
         }
-        return CompletableFuture.allOf(sends).thenCompose(sent -> store.storeDeadLetters(records));
+        return CompletableFuture.allOf(sends).thenCompose(sent -> ingest.storeDeadLetters(records));
     }
 
     /** A claimed message that will not be delivered: to the channel first, then moved in Redis. */
     public CompletableFuture<Long> recordUndeliverable(ClaimedMessage message, DeadLetter deadLetter) {
         StoreRecord record = storeRecord(deadLetter);
-        return send(deadLetter, record.wholeKept()).thenCompose(sent -> store.deadLetter(message, record.bytes()));
+        return send(deadLetter, record.wholeKept()).thenCompose(sent -> dispatch.deadLetter(message, record.bytes()));
     }
 
     private record StoreRecord(byte[] bytes, WholeKept wholeKept) {

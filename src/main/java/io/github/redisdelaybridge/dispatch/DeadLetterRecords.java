@@ -7,7 +7,7 @@ import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

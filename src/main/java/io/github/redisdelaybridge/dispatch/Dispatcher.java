@@ -4,7 +4,7 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.DispatchLoopState;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -42,7 +42,7 @@ public final class Dispatcher implements DispatchWakeup, DispatchLoopState, Auto
     /** When the latest cycle ended (System.nanoTime); the creation time until the first one ends. */
     private volatile long lastCycleEndNanos = System.nanoTime();
 
-    public Dispatcher(DelayStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+    public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
         this.settings = settings;
         this.stopping = stopping;

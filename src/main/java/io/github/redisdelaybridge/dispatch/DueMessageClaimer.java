@@ -1,10 +1,10 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.message.Failures;
-import io.github.redisdelaybridge.store.ClaimTag;
-import io.github.redisdelaybridge.store.ClaimedBatch;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.ClaimTag;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>A slot whose claim fails (an error, a timeout, a lost connection; on a Redis Cluster, say, its master is down)
  * does not hold up the others: the round returns what the other slots gave, to be published at once. The failed
  * claim may still have run (a timeout says nothing about that), so before this claimer claims from that slot again
- * it gives back whatever the round took there ({@link DelayStore#releaseClaim}: due at once, no attempt counted)
+ * it gives back whatever the round took there ({@link DispatchStore#releaseClaim}: due at once, no attempt counted)
  * instead of leaving it to wait out its lease. Releasing a claim that did not run gives back nothing.
  */
 final class DueMessageClaimer {
@@ -38,7 +38,7 @@ final class DueMessageClaimer {
     static final long FIRST_BACKOFF_MS = 50;
     static final long MAX_BACKOFF_MS = 2_000;
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final DispatchSettings settings;
     private final ReleaseClock releaseClock;
     private final String claimerId = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
@@ -56,7 +56,7 @@ final class DueMessageClaimer {
     private long backoffMs;
 
     /** {@code releaseClock}: told what Redis's clock read in each answer, for holding messages claimed ahead until they are due. */
-    DueMessageClaimer(DelayStore store, DispatchSettings settings, ReleaseClock releaseClock) {
+    DueMessageClaimer(DispatchStore store, DispatchSettings settings, ReleaseClock releaseClock) {
         this.store = store;
         this.settings = settings;
         this.releaseClock = releaseClock;

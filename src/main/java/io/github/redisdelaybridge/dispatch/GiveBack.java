@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -27,13 +27,13 @@ final class GiveBack {
     private static final long MAX_DEFER_MS = 30_000;
     private static final long LOG_DEFERRALS_EVERY_MS = 10_000;
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final ReleaseClock releaseClock;
     private final BridgeMetrics metrics;
     private final AtomicLong deferralsSinceLog = new AtomicLong();
     private volatile long lastDeferralLogAt;
 
-    GiveBack(DelayStore store, ReleaseClock releaseClock, BridgeMetrics metrics) {
+    GiveBack(DispatchStore store, ReleaseClock releaseClock, BridgeMetrics metrics) {
         this.store = store;
         this.releaseClock = releaseClock;
         this.metrics = metrics;

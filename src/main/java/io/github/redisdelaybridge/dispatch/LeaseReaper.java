@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,11 +12,11 @@ public final class LeaseReaper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseReaper.class);
     private static final int PER_CALL = 1_000;
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final long redisTimeoutMs;
     private final BridgeMetrics metrics;
 
-    public LeaseReaper(DelayStore store, long redisTimeoutMs, BridgeMetrics metrics) {
+    public LeaseReaper(DispatchStore store, long redisTimeoutMs, BridgeMetrics metrics) {
         this.store = store;
         this.redisTimeoutMs = redisTimeoutMs;
         this.metrics = metrics;

@@ -4,7 +4,7 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.ParsedTargets;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 

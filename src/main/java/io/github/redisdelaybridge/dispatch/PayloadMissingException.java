@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.dispatch;
 
-import io.github.redisdelaybridge.store.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import java.util.HexFormat;
 
 /**

@@ -3,8 +3,8 @@ package io.github.redisdelaybridge.dispatch;
 import io.github.redisdelaybridge.message.ParsedTargets;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +32,7 @@ final class PublishAndSettle implements AutoCloseable {
      * @param onReturnedToDueSet   called after a message went back to the due set (given back, or to be retried), maybe due
      *                             sooner than the dispatch loop plans to look again
      */
-    PublishAndSettle(DelayStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
+    PublishAndSettle(DispatchStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
                      ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
         TargetLoad load = new TargetLoad(maxInFlightPerTarget);
         this.admission = new TargetAdmission(load);

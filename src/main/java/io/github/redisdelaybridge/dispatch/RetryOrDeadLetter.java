@@ -6,9 +6,9 @@ import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.MessageLogContext;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.PublishFailures;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.RecordedFailure;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
+import io.github.redisdelaybridge.store.dispatch.RecordedFailure;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +25,13 @@ final class RetryOrDeadLetter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetryOrDeadLetter.class);
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final DeadLetters deadLetters;
     private final RetryPolicy retryPolicy;
     private final BridgeMetrics metrics;
     private final RetryWarnings retryWarnings = new RetryWarnings();
 
-    RetryOrDeadLetter(DelayStore store, DeadLetters deadLetters, RetryPolicy retryPolicy, BridgeMetrics metrics) {
+    RetryOrDeadLetter(DispatchStore store, DeadLetters deadLetters, RetryPolicy retryPolicy, BridgeMetrics metrics) {
         this.store = store;
         this.deadLetters = deadLetters;
         this.retryPolicy = retryPolicy;

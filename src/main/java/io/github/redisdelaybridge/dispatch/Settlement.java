@@ -5,7 +5,7 @@ import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.client.BrokerBlockedException;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -35,7 +35,7 @@ final class Settlement implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
 
-    private final DelayStore store;
+    private final DispatchStore store;
     private final RetryOrDeadLetter failures;
     private final GiveBack giveBack;
     private final TargetLoad load;
@@ -57,7 +57,7 @@ final class Settlement implements AutoCloseable {
      * @param onReturnedToDueSet called after a message went back to the due set (given back, or to be retried), maybe due
      *                           sooner than the dispatch loop plans to look again
      */
-    Settlement(DelayStore store, RetryOrDeadLetter failures, GiveBack giveBack, TargetLoad load, long publishTimeoutMs,
+    Settlement(DispatchStore store, RetryOrDeadLetter failures, GiveBack giveBack, TargetLoad load, long publishTimeoutMs,
                BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
         this.store = store;
         this.failures = failures;

@@ -2,7 +2,7 @@ package io.github.redisdelaybridge.health;
 
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.metrics.ClusterGauges;
-import io.github.redisdelaybridge.store.StoreGauges;
+import io.github.redisdelaybridge.store.inspection.StoreGauges;
 
 /**
  * Whether this instance's dispatch loop is stalled: it has not completed a cycle for {@code stallMs} while messages are

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.health;
 
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,13 +1,13 @@
 package io.github.redisdelaybridge.health;
 
 import io.github.redisdelaybridge.message.Failures;
-import io.github.redisdelaybridge.store.DurabilityBarrier;
-import io.github.redisdelaybridge.store.DurabilitySettings;
-import io.github.redisdelaybridge.store.RedisConnection;
-import io.github.redisdelaybridge.store.RedisRequirements;
-import io.github.redisdelaybridge.store.RedisRequirements.Finding;
-import io.github.redisdelaybridge.store.RedisServerFacts;
-import io.github.redisdelaybridge.store.RedisServerFactsReader;
+import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
+import io.github.redisdelaybridge.store.connection.DurabilitySettings;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisRequirements.Finding;
+import io.github.redisdelaybridge.store.connection.RedisRequirements;
+import io.github.redisdelaybridge.store.connection.RedisServerFacts;
+import io.github.redisdelaybridge.store.connection.RedisServerFactsReader;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.health;
 
 import io.github.redisdelaybridge.message.Failures;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.health.HealthCheckResultBuilder;

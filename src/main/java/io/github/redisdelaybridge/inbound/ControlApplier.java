@@ -2,9 +2,10 @@ package io.github.redisdelaybridge.inbound;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.CancelOutcome;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DueTimeChange;
+import io.github.redisdelaybridge.metrics.Via;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,10 +33,10 @@ final class ControlApplier {
     record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
     }
 
-    private final DelayStore store;
+    private final IngestStore store;
     private final BridgeMetrics metrics;
 
-    ControlApplier(DelayStore store, BridgeMetrics metrics) {
+    ControlApplier(IngestStore store, BridgeMetrics metrics) {
         this.store = store;
         this.metrics = metrics;
     }
@@ -66,7 +67,7 @@ final class ControlApplier {
         String id = applied.control().request().messageId();
         String origin = applied.control().message().origin();
         if (applied.cancel() != null) {
-            metrics.cancel(applied.cancel(), BridgeMetrics.Via.MESSAGE);
+            metrics.cancel(applied.cancel(), Via.MESSAGE);
             switch (applied.cancel()) {
                 case WITHDRAWN -> LOG.info("cancelled {} (control message {}): it will not be delivered", id, origin);
                 case RECORDED -> LOG.info("cancel of {} (control message {}) arrived before the message: recorded, the message is dropped"
@@ -82,7 +83,7 @@ final class ControlApplier {
             return null;
         }
         DueTimeChange change = applied.change();
-        metrics.reschedule(change.outcome(), BridgeMetrics.Via.MESSAGE);
+        metrics.reschedule(change.outcome(), Via.MESSAGE);
         switch (change.outcome()) {
             case CHANGED -> LOG.info("rescheduled {} (control message {}): now due at {}", id, origin, change.dueAt());
             case IN_FLIGHT -> LOG.warn("cannot reschedule {} (control message {}): it is being delivered already", id, origin);

@@ -10,7 +10,7 @@ import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
-import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,13 +7,14 @@ import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.MessageLogContext;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.DurabilityBarrier;
+import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.ScheduleRequest;
-import io.github.redisdelaybridge.store.ScheduleResult;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.ingest.ScheduleResult;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
 import io.github.redisdelaybridge.message.Failures;
-import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,8 @@ public final class MessageScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(MessageScheduler.class);
     private static final long STANDING_LOOKUP_MS = 5_000;
 
-    private final DelayStore store;
+    private final IngestStore store;
+    private final InspectionStore inspection;
     private final DeadLetters deadLetters;
     private final DispatchWakeup wakeup;
     private final BridgeMetrics metrics;
@@ -61,14 +63,16 @@ public final class MessageScheduler {
     private final Broker kind;
 
     /**
+     * @param inspection  where the pending message of a duplicate id stands, for its dead letter's detail
      * @param barrier     what Redis must confirm before the batch is acknowledged ({@code bridge.redis.wait-*})
      * @param maxAttempts how often to try storing a batch before giving up; 0 for as long as the bridge runs
      * @param kind        the inbound broker: the {@code kind} label of the ingest latency
      */
-    public MessageScheduler(DelayStore store, DurabilityBarrier barrier, DeadLetters deadLetters, DispatchWakeup wakeup,
-                            BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts, Broker kind) {
+    public MessageScheduler(IngestStore store, InspectionStore inspection, DurabilityBarrier barrier, DeadLetters deadLetters,
+                            DispatchWakeup wakeup, BooleanSupplier stopping, BridgeMetrics metrics, int maxAttempts, Broker kind) {
         this.kind = kind;
         this.store = store;
+        this.inspection = inspection;
         this.barrier = barrier;
         this.deadLetters = deadLetters;
         this.wakeup = wakeup;
@@ -253,7 +257,7 @@ public final class MessageScheduler {
     private DeadLetter duplicateId(InboundMessage message, ScheduleRequest request) {
         String standing;
         try {
-            MessageFacts facts = store.inspect(request.messageId()).get(STANDING_LOOKUP_MS, TimeUnit.MILLISECONDS);
+            MessageFacts facts = inspection.inspect(request.messageId()).get(STANDING_LOOKUP_MS, TimeUnit.MILLISECONDS);
             standing = facts.dueAt() != null ? "pending, due at " + Instant.ofEpochMilli(facts.dueAt()) + " (" + facts.dueAt() + ")"
                     : facts.leaseUntil() != null ? "in flight (being delivered)"
                     : "earlier in the same batch, or settled since";

@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
-import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 
 /** An inbound message after validation: ready to store, a control to apply, or rejected with a reason. */
 public sealed interface ValidatedMessage {

@@ -2,10 +2,10 @@ package io.github.redisdelaybridge.metrics;
 
 import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetterReason;
-import io.github.redisdelaybridge.store.CancelOutcome;
-import io.github.redisdelaybridge.store.DueTimeChange;
-import io.github.redisdelaybridge.store.NamesCapListener;
-import io.github.redisdelaybridge.store.ScriptTimings;
+import io.github.redisdelaybridge.store.ingest.CancelOutcome;
+import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.NamesCapListener;
+import io.github.redisdelaybridge.store.script.ScriptTimings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -49,18 +49,6 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     static final String NOT_STORED = "bridge.messages.not.stored";
     /** What a dead letter too large for its channel goes without (the values of {@link #deadLetterTrimmed}'s label). */
     static final java.util.List<String> TRIMMED_PARTS = java.util.List.of("body", "body,key,headers");
-
-    /** Where a cancel or reschedule came from. */
-    public enum Via {
-        /** A control message on an inbound topic or queue. */
-        MESSAGE,
-        /** The admin HTTP API. */
-        HTTP;
-
-        String code() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
 
     private final MeterRegistry registry;
     private final Counter scheduled;

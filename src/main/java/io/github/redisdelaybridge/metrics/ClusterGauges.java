@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.metrics;
 
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.StoreGauges;
+import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.inspection.StoreGauges;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.CompletableFuture;
@@ -13,13 +13,13 @@ import java.util.function.ToDoubleFunction;
  * message's age, dead letters stored, due within the next minute / ten minutes / hour). Every instance reports the same
  * values; aggregate them with {@code max}, not {@code sum}.
  *
- * <p>One read ({@link DelayStore#gauges}: one read-only script call per slot, pipelined) serves every gauge for
+ * <p>One read ({@link InspectionStore#gauges}: one read-only script call per slot, pipelined) serves every gauge for
  * {@code cacheMs}, so a scrape, however many gauges it reads and however many scrapers ask, costs Redis at most one round
  * trip per slot per {@code cacheMs}. While Redis does not answer, the gauges read NaN (unknown) rather than a stale count.
  */
 public final class ClusterGauges {
 
-    private final DelayStore store;
+    private final InspectionStore store;
     private final long overdueThresholdMs;
     private final long cacheMs;
     private final long timeoutMs;
@@ -27,7 +27,7 @@ public final class ClusterGauges {
     private long readAtNanos;
     private boolean failed;
 
-    public ClusterGauges(DelayStore store, long overdueThresholdMs, long cacheMs, long timeoutMs) {
+    public ClusterGauges(InspectionStore store, long overdueThresholdMs, long cacheMs, long timeoutMs) {
         this.store = store;
         this.overdueThresholdMs = overdueThresholdMs;
         this.cacheMs = cacheMs;

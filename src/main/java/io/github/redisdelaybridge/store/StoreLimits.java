@@ -24,4 +24,14 @@ public record StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindo
     public StoreLimits(long maxDelayMs, long dedupeWindowMs, long cancelWindowMs, long deadLetterMaxCount, long deadLetterMaxAgeMs) {
         this(maxDelayMs, dedupeWindowMs, cancelWindowMs, deadLetterMaxCount, deadLetterMaxAgeMs, Long.MAX_VALUE / 2);
     }
+
+    /** Dead-letter records one of {@code slots} slots keeps: each slot bounds its own, so the count is shared out (at least 1). */
+    public long deadLetterMaxCountPerSlot(int slots) {
+        return Math.max(1, deadLetterMaxCount / slots);
+    }
+
+    /** Bytes of dead-letter records one of {@code slots} slots keeps, shared out like the count (at least 1). */
+    public long deadLetterMaxBytesPerSlot(int slots) {
+        return Math.max(1, deadLetterMaxBytes / slots);
+    }
 }

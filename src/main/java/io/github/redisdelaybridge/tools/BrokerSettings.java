@@ -7,7 +7,7 @@ import io.github.redisdelaybridge.config.InvalidSettingsException;
 import io.github.redisdelaybridge.config.RabbitMqSettings;
 import io.github.redisdelaybridge.config.SettingsFile;
 import io.github.redisdelaybridge.config.TlsStores;
-import io.github.redisdelaybridge.store.RedisUris;
+import io.github.redisdelaybridge.store.connection.RedisUris;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.ListPosition;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -9,7 +9,7 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
-import io.github.redisdelaybridge.store.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;

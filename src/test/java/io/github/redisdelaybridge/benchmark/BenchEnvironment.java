@@ -1,11 +1,11 @@
 package io.github.redisdelaybridge.benchmark;
 
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.RedisServerProcess;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -348,11 +348,11 @@ final class BenchEnvironment implements AutoCloseable {
         return StoreHandle.open(new RedisConnection(redisUri, Duration.ofSeconds(30)), new Keys(prefix, slots));
     }
 
-    record StoreHandle(RedisConnection connection, DelayStore store, Keys keys) implements AutoCloseable {
+    record StoreHandle(RedisConnection connection, StoreFaces store, Keys keys) implements AutoCloseable {
 
-        /** The bridge's DelayStore on {@code connection}, with limits no benchmark message comes near. */
+        /** The bridge's StoreFaces on {@code connection}, with limits no benchmark message comes near. */
         static StoreHandle open(RedisConnection connection, Keys keys) {
-            return new StoreHandle(connection, new DelayStore(connection.async(), keys,
+            return new StoreHandle(connection, StoreFaces.over(connection.async(), keys,
                     new io.github.redisdelaybridge.store.StoreLimits(365L * 24 * 3600 * 1000, 24L * 3600 * 1000, 24L * 3600 * 1000, 100_000, 7L * 24 * 3600 * 1000)), keys);
         }
 

@@ -1,16 +1,16 @@
 package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +33,7 @@ interface BridgeRedis {
 
     RedisClusterAsyncCommands<String, String> async();
 
-    /** A new connection of the bridge's own kind, for its {@code DelayStore}. */
+    /** A new connection of the bridge's own kind, for its {@code StoreFaces}. */
     RedisConnection openStoreConnection();
 
     /** Starts measuring CPU, counting this Redis's processes as "redis". */

@@ -6,9 +6,9 @@ import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
-import io.github.redisdelaybridge.store.ClaimedBatch;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where a drain cycle's time goes. Replays the Dispatcher's cycle with the bridge's own parts (DelayStore
+ * Where a drain cycle's time goes. Replays the Dispatcher's cycle with the bridge's own parts (DispatchStore
  * claim and acknowledge, EnvelopeCodec, KafkaTargetPublisher on a KafkaProducerClient configured as the bridge's)
  * with a timer around each phase: claim round trip, publishing the batch, waiting for the broker's acks,
  * acknowledge round trip. Then the same parts in a pipelined cycle (the next claim is in flight while the
@@ -52,7 +52,7 @@ final class DrainPhaseProbe {
         env.createTopics(6, target);
         try (BenchEnvironment.StoreHandle handle = env.store(env.prefix(name), 1);
              KafkaProducerClient kafka = new KafkaProducerClient(env.bootstrap, "bench-probe-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
-            DelayStore store = handle.store();
+            StoreFaces store = handle.store();
             KafkaTargetPublisher publisher = new KafkaTargetPublisher(kafka);
             StoreLoader.load(store, "probe.inbound-0-", 0, count, new DueTime.At(0), target, env.payload());
             // warm the producer's metadata for the target
@@ -64,11 +64,11 @@ final class DrainPhaseProbe {
             long cycles = 0;
             int done = 0;
             long start = System.nanoTime();
-            CompletableFuture<ClaimedBatch> nextClaim = pipelined ? store.claim(0, batch, 60_000) : null;
+            CompletableFuture<ClaimedBatch> nextClaim = pipelined ? store.dispatch().claim(0, batch, 60_000) : null;
             CompletableFuture<Long> previousAck = CompletableFuture.completedFuture(0L);
             while (done < count) {
                 long t0 = System.nanoTime();
-                ClaimedBatch claimed = (pipelined ? nextClaim : store.claim(0, batch, 60_000)).get(30, TimeUnit.SECONDS);
+                ClaimedBatch claimed = (pipelined ? nextClaim : store.dispatch().claim(0, batch, 60_000)).get(30, TimeUnit.SECONDS);
                 long t1 = System.nanoTime();
                 List<ClaimedMessage> messages = claimed.messages();
                 if (messages.isEmpty()) {
@@ -81,7 +81,7 @@ final class DrainPhaseProbe {
                 }
                 long t2 = System.nanoTime();
                 if (pipelined && done + messages.size() < count) {
-                    nextClaim = store.claim(0, batch, 60_000);
+                    nextClaim = store.dispatch().claim(0, batch, 60_000);
                 }
                 for (CompletableFuture<Void> publish : publishes) {
                     publish.get(30, TimeUnit.SECONDS);
@@ -89,9 +89,9 @@ final class DrainPhaseProbe {
                 long t3 = System.nanoTime();
                 if (pipelined) {
                     previousAck.get(30, TimeUnit.SECONDS);
-                    previousAck = store.acknowledge(0, messages);
+                    previousAck = store.dispatch().acknowledge(0, messages);
                 } else {
-                    store.acknowledge(0, messages).get(30, TimeUnit.SECONDS);
+                    store.dispatch().acknowledge(0, messages).get(30, TimeUnit.SECONDS);
                 }
                 long t4 = System.nanoTime();
                 claimNs += t1 - t0;

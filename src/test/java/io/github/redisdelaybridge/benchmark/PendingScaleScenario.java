@@ -1,8 +1,8 @@
 package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
-import io.github.redisdelaybridge.store.ClaimedBatch;
 import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
- * Scale of pending work: claim latency (the bridge's claim script through DelayStore, a batch of 500
+ * Scale of pending work: claim latency (the bridge's claim script through DispatchStore, a batch of 500
  * due messages, timed at the client) with 10,000 and with 1,000,000 messages pending (due in an hour),
  * and Redis memory per pending message: (used_memory after loading - before) / N, with the bridge's
  * default Kafka ids ({@code delay.inbound-0-<offset>}) and again with 12-character ids a producer might
@@ -95,7 +95,7 @@ final class PendingScaleScenario {
 
     /** The payload's bytes in Redis (HSTRLEN, through inspect: the hash field is the id's member, packed or not). */
     private static long storedPayloadBytes(BenchEnvironment.StoreHandle store, String id) throws Exception {
-        return store.store().inspect(id).get(30, TimeUnit.SECONDS).envelopeSize();
+        return store.store().inspection().inspect(id).get(30, TimeUnit.SECONDS).envelopeSize();
     }
 
     private static void print(String label, Memory memory, int bodyBytes) {
@@ -121,7 +121,7 @@ final class PendingScaleScenario {
             StoreLoader.load(store.store(), "claim-" + tag + s + "-", 0, CLAIM_BATCH, new DueTime.At(0), "bench.claimed", env.payload());
             env.redis().configResetstat();
             long t0 = System.nanoTime();
-            ClaimedBatch batch = store.store().claim(0, CLAIM_BATCH, 60_000).get(30, TimeUnit.SECONDS);
+            ClaimedBatch batch = store.store().dispatch().claim(0, CLAIM_BATCH, 60_000).get(30, TimeUnit.SECONDS);
             long elapsed = (System.nanoTime() - t0) / 1_000;
             long inRedis = evalshaMicros(env);
             if (batch.messages().size() != CLAIM_BATCH) {
@@ -131,7 +131,7 @@ final class PendingScaleScenario {
                 micros.record(elapsed);
                 serverMicros.record(inRedis);
             }
-            store.store().acknowledge(0, batch.messages()).get(30, TimeUnit.SECONDS);
+            store.store().dispatch().acknowledge(0, batch.messages()).get(30, TimeUnit.SECONDS);
         }
         env.redis().unlink(keys.delivered(0));
         return micros;

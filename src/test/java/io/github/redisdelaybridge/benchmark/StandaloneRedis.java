@@ -1,6 +1,6 @@
 package io.github.redisdelaybridge.benchmark;
 
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;

@@ -6,10 +6,10 @@ import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.client.KafkaProducerClient;
-import io.github.redisdelaybridge.store.ClaimedBatch;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
-import io.github.redisdelaybridge.store.ScheduleRequest;
+import io.github.redisdelaybridge.store.dispatch.ClaimedBatch;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where a message's lateness comes from at a steady rate, on the dispatch side. A feeder stores messages
- * through DelayStore at {@code rate}/s, each due 200 ms later; a loop replays the Dispatcher's cycle (claim,
+ * through IngestStore at {@code rate}/s, each due 200 ms later; a loop replays the Dispatcher's cycle (claim,
  * publish, wait for the broker's acks, acknowledge, then sleep until the next due time the claim reported)
  * with timers. Reports per message: claimed - due (Redis clock at claim), sent - due; per cycle: each phase,
  * and the sleep overshoot (woke up later than planned). Benchmark-side only.
@@ -70,7 +70,7 @@ final class SteadyCycleProbe {
         LatencyRecorder perCycle = new LatencyRecorder();
         try (BenchEnvironment.StoreHandle handle = env.store(env.prefix(name), 1);
              KafkaProducerClient kafka = new KafkaProducerClient(env.bootstrap, "bench-cycle-" + name, Map.of("max.request.size", 16 * 1024 * 1024))) {
-            DelayStore store = handle.store();
+            StoreFaces store = handle.store();
             KafkaTargetPublisher publisher = new KafkaTargetPublisher(kafka);
             kafka.publish(target, null, List.of(), new byte[1]).get(30, TimeUnit.SECONDS);
             AtomicBoolean feeding = new AtomicBoolean(true);
@@ -88,7 +88,7 @@ final class SteadyCycleProbe {
                         String id = "cycle.inbound-0-" + offset;
                         requests.add(new ScheduleRequest(id, new DueTime.AfterDelay(200), StoreLoader.envelope(id, offset, target, env.payload())));
                     }
-                    store.schedule(requests);
+                    store.ingest().schedule(requests);
                 }
             }, "cycle-feeder");
             feeder.start();
@@ -96,7 +96,7 @@ final class SteadyCycleProbe {
             long measureFrom = System.currentTimeMillis() + 1_000;
             for (long cycle = 0; System.currentTimeMillis() < end; cycle++) {
                 long t0 = System.nanoTime();
-                ClaimedBatch batch = store.claim(0, 500, 60_000).get(30, TimeUnit.SECONDS);
+                ClaimedBatch batch = store.dispatch().claim(0, 500, 60_000).get(30, TimeUnit.SECONDS);
                 long t1 = System.nanoTime();
                 boolean measured = System.currentTimeMillis() > measureFrom;
                 if (batch.messages().isEmpty()) {
@@ -124,7 +124,7 @@ final class SteadyCycleProbe {
                     publish.get(30, TimeUnit.SECONDS);
                 }
                 long t3 = System.nanoTime();
-                store.acknowledge(0, batch.messages()).get(30, TimeUnit.SECONDS);
+                store.dispatch().acknowledge(0, batch.messages()).get(30, TimeUnit.SECONDS);
                 long t4 = System.nanoTime();
                 if (measured) {
                     claimUs.record((t1 - t0) / 1_000);

@@ -2,10 +2,10 @@ package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.ScheduleRequest;
-import io.github.redisdelaybridge.store.ScheduleResult;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleResult;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.ArrayDeque;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
- * Puts messages straight into Redis through the bridge's own {@link DelayStore} (its schedule script,
+ * Puts messages straight into Redis through the bridge's own {@code IngestStore} (its schedule script,
  * its envelope, its key layout), bypassing Kafka: for scenarios that need many messages already pending.
  * Each message looks like one the bridge took from Kafka: id {@code <topic>-<partition>-<offset>} (or one the
  * producer gave), a Kafka target, origin {@code kafka:delay.inbound/0@<offset>}, no key or headers, a 100-byte body.
@@ -57,19 +57,19 @@ final class StoreLoader {
      * Stores ids {@code idPrefix + i} for i in [from, from + count), each due as {@code due} says, in
      * pipelined chunks of 2,000. Fails if any is not stored.
      */
-    static void load(DelayStore store, String idPrefix, int from, int count, DueTime due, String targetTopic, byte[] body)
+    static void load(StoreFaces store, String idPrefix, int from, int count, DueTime due, String targetTopic, byte[] body)
             throws Exception {
         load(store, i -> idPrefix + i, from, count, due, targetTopic, body);
     }
 
-    /** Like {@link #load(DelayStore, String, int, int, DueTime, String, byte[])}, with ids {@code idOf(i)}; i is also the offset. */
-    static void load(DelayStore store, IntFunction<String> idOf, int from, int count, DueTime due, String targetTopic, byte[] body)
+    /** Like {@link #load(StoreFaces, String, int, int, DueTime, String, byte[])}, with ids {@code idOf(i)}; i is also the offset. */
+    static void load(StoreFaces store, IntFunction<String> idOf, int from, int count, DueTime due, String targetTopic, byte[] body)
             throws Exception {
         loadTo(store, idOf, from, count, due, "kafka:" + targetTopic, body);
     }
 
-    /** Like {@link #load(DelayStore, IntFunction, int, int, DueTime, String, byte[])}, to any target. */
-    static void loadTo(DelayStore store, IntFunction<String> idOf, int from, int count, DueTime due, String target, byte[] body)
+    /** Like {@link #load(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, to any target. */
+    static void loadTo(StoreFaces store, IntFunction<String> idOf, int from, int count, DueTime due, String target, byte[] body)
             throws Exception {
         Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
         int chunk = 2_000;
@@ -79,7 +79,7 @@ final class StoreLoader {
                 String id = idOf.apply(i);
                 requests.add(new ScheduleRequest(id, due, envelopeTo(id, i, target, body)));
             }
-            inFlight.add(store.schedule(requests));
+            inFlight.add(store.ingest().schedule(requests));
             if (inFlight.size() >= 8) {
                 check(inFlight.poll());
             }

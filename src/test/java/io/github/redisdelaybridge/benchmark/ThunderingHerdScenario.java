@@ -32,7 +32,7 @@ final class ThunderingHerdScenario {
     /** The bridge script a SHA1 belongs to ("claim.lua"), or the argument itself. */
     static String scriptName(String argument) {
         for (String name : List.of("schedule", "claim", "acknowledge", "reschedule", "reapExpiredLeases")) {
-            String described = io.github.redisdelaybridge.store.LuaScript.load(name).toString(); // LuaScript[name sha1]
+            String described = io.github.redisdelaybridge.store.script.LuaScript.load(name).toString(); // LuaScript[name sha1]
             if (described.contains(argument)) {
                 return name + ".lua";
             }

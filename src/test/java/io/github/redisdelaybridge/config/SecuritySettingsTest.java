@@ -3,7 +3,7 @@ package io.github.redisdelaybridge.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.redisdelaybridge.store.RedisSecurity;
+import io.github.redisdelaybridge.store.connection.RedisSecurity;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -173,11 +173,11 @@ class SecuritySettingsTest {
 
     @Test
     void theRedisUriIsNeverShownWithItsPassword() {
-        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis://:pw@host:6379/0")).isEqualTo("redis://***@host:6379/0");
-        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("rediss://user:pw@host:6380")).isEqualTo("rediss://***@host:6380");
-        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis-sentinel://:pw@s1:26379,s2:26379#m"))
+        assertThat(io.github.redisdelaybridge.store.connection.RedisConnection.redacted("redis://:pw@host:6379/0")).isEqualTo("redis://***@host:6379/0");
+        assertThat(io.github.redisdelaybridge.store.connection.RedisConnection.redacted("rediss://user:pw@host:6380")).isEqualTo("rediss://***@host:6380");
+        assertThat(io.github.redisdelaybridge.store.connection.RedisConnection.redacted("redis-sentinel://:pw@s1:26379,s2:26379#m"))
                 .isEqualTo("redis-sentinel://***@s1:26379,s2:26379#m");
-        assertThat(io.github.redisdelaybridge.store.RedisConnection.redacted("redis://host:6379")).isEqualTo("redis://host:6379");
+        assertThat(io.github.redisdelaybridge.store.connection.RedisConnection.redacted("redis://host:6379")).isEqualTo("redis://host:6379");
         config.put("bridge.redis.uri", "redis://:uri-secret@127.0.0.1:6379");
         assertThat(read().toString()).doesNotContain("uri-secret");
     }

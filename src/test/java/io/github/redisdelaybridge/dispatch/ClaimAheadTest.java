@@ -9,12 +9,12 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.StoreLimits;
-import io.github.redisdelaybridge.store.StoreStats;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.inspection.StoreStats;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,14 +39,14 @@ class ClaimAheadTest {
 
     @Test
     void messagesAreClaimedAheadAndPublishedAtTheirDueTimeNeverBefore() throws Exception {
-        DelayStore store = storeWithSlots(2);
+        StoreFaces store = storeWithSlots(2);
         long firstDue = System.currentTimeMillis() + 1_500;
         List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
             String id = "ahead-" + i;
             requests.add(request(id, firstDue + i * 37L, "kafka:out", i));
         }
-        await(store.schedule(requests));
+        await(store.ingest().schedule(requests));
         Map<String, Long> publishedAt = new ConcurrentHashMap<>();
         Map<String, Long> dueAt = new ConcurrentHashMap<>();
         TargetPublisher recorder = (envelope, target, due) -> {
@@ -69,7 +69,7 @@ class ClaimAheadTest {
         loop.start();
         try {
             sleepUntil(firstDue - CLAIM_AHEAD_MS / 3);
-            StoreStats beforeDue = await(store.stats());
+            StoreStats beforeDue = await(store.inspection().stats());
             boolean nothingPublishedYet = publishedAt.isEmpty();
             assertThat(beforeDue.inFlight()).as("%d ms before the first due time, the messages due within the claim-ahead are claimed",
                     firstDue - System.currentTimeMillis()).isPositive();
@@ -84,10 +84,10 @@ class ClaimAheadTest {
                 assertThat(at).as("%s published at or after its due time", id).isGreaterThanOrEqualTo(dueAt.get(id));
                 assertThat(at - dueAt.get(id)).as("%s published soon after its due time (generous bound)", id).isLessThan(1_000);
             });
-            StoreStats after = await(store.stats());
+            StoreStats after = await(store.inspection().stats());
             while (System.currentTimeMillis() < until && after.inFlight() > 0) {
                 Thread.sleep(20);
-                after = await(store.stats());
+                after = await(store.inspection().stats());
             }
             assertThat(after.pending() + after.inFlight()).as("all acknowledged: gone from Redis").isZero();
         } finally {
@@ -99,9 +99,9 @@ class ClaimAheadTest {
 
     @Test
     void aHoldLongerThanThePublishTimeoutDoesNotTimeTheMessageOut() throws Exception {
-        DelayStore store = storeWithSlots(1);
+        StoreFaces store = storeWithSlots(1);
         long dueAt = System.currentTimeMillis() + 1_500;
-        await(store.schedule(List.of(request("held-long", dueAt, "kafka:out", 1))));
+        await(store.ingest().schedule(List.of(request("held-long", dueAt, "kafka:out", 1))));
         List<Long> publishedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
         TargetPublisher recorder = (envelope, target, due) -> {
             publishedAt.add(System.currentTimeMillis());
@@ -127,9 +127,9 @@ class ClaimAheadTest {
 
     @Test
     void aMessageClaimedAheadAndNotSentGoesBackNoEarlierThanItWasDue() throws Exception {
-        DelayStore store = storeWithSlots(1);
+        StoreFaces store = storeWithSlots(1);
         long laterDue = System.currentTimeMillis() + 1_200;
-        await(store.schedule(List.of(request("first", 1_000, "kafka:slow", 1), request("later", laterDue, "kafka:slow", 2))));
+        await(store.ingest().schedule(List.of(request("first", 1_000, "kafka:slow", 1), request("later", laterDue, "kafka:slow", 2))));
         Map<String, Long> publishedAt = new ConcurrentHashMap<>();
         java.util.concurrent.ScheduledExecutorService broker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         // the target's broker answers its first publish only after 500 ms; until then, with one message allowed in flight for a
@@ -156,8 +156,8 @@ class ClaimAheadTest {
         }
     }
 
-    private static DelayStore storeWithSlots(int slots) {
-        return new DelayStore(redis.connection().async(), new Keys(redis.prefix(), slots), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+    private static StoreFaces storeWithSlots(int slots) {
+        return StoreFaces.over(redis.connection().async(), new Keys(redis.prefix(), slots), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
     }
 
     /** A message for {@code target}, due at {@code dueAt}, from inbound offset {@code offset}. */
@@ -166,9 +166,9 @@ class ClaimAheadTest {
     }
 
     /** A dispatcher with rounds of 100, a 60 s lease and no stopping, with the settings each test is about. */
-    private static Dispatcher dispatcher(DelayStore store, TargetPublisher publisher, BridgeMetrics metrics, long publishTimeoutMs,
+    private static Dispatcher dispatcher(StoreFaces store, TargetPublisher publisher, BridgeMetrics metrics, long publishTimeoutMs,
                                          int maxInFlightPerTarget, long claimAheadMs) {
-        return new Dispatcher(store, publisher, new DeadLetters(null, store, 1 << 20, metrics), new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
+        return new Dispatcher(store.dispatch(), publisher, new DeadLetters(null, store.ingest(), store.dispatch(), 1 << 20, metrics), new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
                 new DispatchSettings(100, 1_000, 100, 60_000, publishTimeoutMs, 2_000, maxInFlightPerTarget, claimAheadMs), () -> false, metrics);
     }
 

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.DispatchGauges;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.FreePorts;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -27,9 +27,9 @@ class DispatchGaugesTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         BridgeMetrics metrics = new BridgeMetrics(registry);
         try (RedisConnection nowhere = new RedisConnection("redis://127.0.0.1:" + FreePorts.next(), Duration.ofMillis(500))) {
-            DelayStore store = new DelayStore(nowhere.async(), new Keys("gauges", 1), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
-            Dispatcher dispatcher = new Dispatcher(store, (envelope, target, dueAt) -> CompletableFuture.completedFuture(null),
-                    new DeadLetters(null, store, 1 << 20, metrics), new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0),
+            StoreFaces store = StoreFaces.over(nowhere.async(), new Keys("gauges", 1), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+            Dispatcher dispatcher = new Dispatcher(store.dispatch(), (envelope, target, dueAt) -> CompletableFuture.completedFuture(null),
+                    new DeadLetters(null, store.ingest(), store.dispatch(), 1 << 20, metrics), new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0),
                     new DispatchSettings(100, 1_000, 100, 60_000, 20_000, 500, 2_500, 50), () -> false, metrics);
             try {
                 assertThat(registry.find("bridge.dispatch.in.flight").gauge()).as("in flight, after the constructor").isNull();

@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
-import io.github.redisdelaybridge.store.ClaimedMessage;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
-import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,12 +42,12 @@ class DueMessageClaimerTest {
 
     @Test
     void aSlotWhoseClaimFailsDoesNotHoldUpTheOthersAndLosesNothing() throws Exception {
-        DelayStore store = store(redis.connection().async(), redis.prefix(), 4);
+        StoreFaces store = store(redis.connection().async(), redis.prefix(), 4);
         Map<String, Integer> slotOf = scheduleDueMessagesInEverySlot(store);
         int broken = 2;
         // claim.lua fails on this slot: its in-flight set is not a sorted set
         redis.connection().async().set(bytes(store.keys().inFlight(broken)), bytes("not a sorted set")).get(10, TimeUnit.SECONDS);
-        DueMessageClaimer claimer = new DueMessageClaimer(store, settings(2_000), new ReleaseClock());
+        DueMessageClaimer claimer = new DueMessageClaimer(store.dispatch(), settings(2_000), new ReleaseClock());
 
         ClaimRound first = claimer.claim(1_000);
 
@@ -68,7 +68,7 @@ class DueMessageClaimerTest {
     void aSlotWhoseClaimGoesUnansweredIsGivenBackAtOnceNotAfterItsLease() throws Exception {
         try (RedisClusterProcesses cluster = new RedisClusterProcesses(3);
              RedisConnection connection = new RedisConnection(RedisConnection.uris(cluster.uris()), true, Duration.ofMillis(1_000))) {
-            DelayStore store = store(connection.async(), "claimer-cluster", 6);
+            StoreFaces store = store(connection.async(), "claimer-cluster", 6);
             Map<Integer, Integer> portOfSlot = new HashMap<>();
             for (int slot = 0; slot < 6; slot++) {
                 portOfSlot.put(slot, cluster.portOwning(store.keys().due(slot)));
@@ -77,7 +77,7 @@ class DueMessageClaimerTest {
             Set<Integer> frozenSlots = portOfSlot.entrySet().stream().filter(e -> e.getValue() == frozenPort).map(Map.Entry::getKey)
                     .collect(Collectors.toSet());
             assertThat(frozenSlots).as("slots on the master that will be frozen, of %s", portOfSlot).hasSizeLessThan(6);
-            DueMessageClaimer claimer = new DueMessageClaimer(store, settings(1_500), new ReleaseClock());
+            DueMessageClaimer claimer = new DueMessageClaimer(store.dispatch(), settings(1_500), new ReleaseClock());
             assertThat(claimer.claim(1_000).messages()).as("a first round, nothing due: loads the script on every master").isEmpty();
             Map<String, Integer> slotOf = scheduleDueMessagesInEverySlot(store);
             List<String> frozenIds = slotOf.entrySet().stream().filter(e -> frozenSlots.contains(e.getValue())).map(Map.Entry::getKey).toList();
@@ -106,8 +106,8 @@ class DueMessageClaimerTest {
         }
     }
 
-    private static DelayStore store(RedisClusterAsyncCommands<byte[], byte[]> commands, String prefix, int slots) {
-        return new DelayStore(commands, new Keys(prefix, slots), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
+    private static StoreFaces store(RedisClusterAsyncCommands<byte[], byte[]> commands, String prefix, int slots) {
+        return StoreFaces.over(commands, new Keys(prefix, slots), new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
     }
 
     private static DispatchSettings settings(long redisTimeoutMs) {
@@ -115,7 +115,7 @@ class DueMessageClaimerTest {
     }
 
     /** {@value #PER_SLOT} messages in every slot, all due already; returns each id's slot. */
-    private static Map<String, Integer> scheduleDueMessagesInEverySlot(DelayStore store) throws Exception {
+    private static Map<String, Integer> scheduleDueMessagesInEverySlot(StoreFaces store) throws Exception {
         Map<String, Integer> slotOf = new HashMap<>();
         int[] perSlot = new int[store.keys().slotCount()];
         List<ScheduleRequest> requests = new ArrayList<>();
@@ -129,7 +129,7 @@ class DueMessageClaimerTest {
                         new Envelope(id, "kafka:out", "kafka:in/0@" + n, null, List.of(), Map.of(), bytes("body " + n))));
             }
         }
-        await(store.schedule(requests));
+        await(store.ingest().schedule(requests));
         return slotOf;
     }
 

@@ -9,12 +9,12 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.ScheduleRequest;
 import io.github.redisdelaybridge.store.StoreLimits;
-import io.github.redisdelaybridge.store.StoreStats;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.inspection.StoreStats;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,9 +37,9 @@ class PublishTimeoutTest {
 
     @Test
     void aPublishNeverAnsweredTimesOutAndIsRetriedUntilDelivered() throws Exception {
-        DelayStore store = new DelayStore(redis.connection().async(), new Keys(redis.prefix(), 1),
+        StoreFaces store = StoreFaces.over(redis.connection().async(), new Keys(redis.prefix(), 1),
                 new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 60_000));
-        await(store.schedule(List.of(new ScheduleRequest("timeout-1", new DueTime.At(1_000),
+        await(store.ingest().schedule(List.of(new ScheduleRequest("timeout-1", new DueTime.At(1_000),
                 new Envelope("timeout-1", "kafka:out", "kafka:in/0@1", null, List.of(), Map.of(), bytes("body"))))));
         List<Long> publishedAt = new CopyOnWriteArrayList<>();
         TargetPublisher firstSwallowed = (envelope, target, dueAt) -> {
@@ -47,15 +47,15 @@ class PublishTimeoutTest {
             return publishedAt.size() == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
         };
         BridgeMetrics metrics = BridgeMetrics.standalone();
-        Dispatcher dispatcher = new Dispatcher(store, firstSwallowed, new DeadLetters(null, store, 1 << 20, metrics),
+        Dispatcher dispatcher = new Dispatcher(store.dispatch(), firstSwallowed, new DeadLetters(null, store.ingest(), store.dispatch(), 1 << 20, metrics),
                 new RetryPolicy(100, 2, 1_000, 86_400_000, 0),
                 new DispatchSettings(100, 1_000, 50, 60_000, PUBLISH_TIMEOUT_MS, 2_000, 2_500, 50), () -> false, metrics);
         try {
-            StoreStats stats = await(store.stats());
+            StoreStats stats = await(store.inspection().stats());
             long until = System.currentTimeMillis() + 15_000;
             while (System.currentTimeMillis() < until && (publishedAt.size() < 2 || stats.pending() + stats.inFlight() > 0)) {
                 dispatcher.dispatchDueMessages(); // as the timer route does, back to back
-                stats = await(store.stats());
+                stats = await(store.inspection().stats());
             }
             assertThat(publishedAt).as("the swallowed publish, then its retry").hasSize(2);
             assertThat(publishedAt.get(1) - publishedAt.get(0)).as("the retry came after the publish timeout, not before")

@@ -67,6 +67,10 @@ class TwoInstancesTest {
     private static Map<String, String> withId(Map<String, String> settings, String id) {
         Map<String, String> copy = new java.util.LinkedHashMap<>(settings);
         copy.put("bridge.instance-id", id);
+        // two bridges in one JVM, each with an HTTP port of its own: a taken port stops a bridge's start
+        String httpPort = Integer.toString(io.github.redisdelaybridge.testkit.FreePorts.next());
+        copy.put("camel.server.port", httpPort);
+        copy.put("camel.management.port", httpPort);
         return copy;
     }
 }

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.ScheduleRequest;
-import io.github.redisdelaybridge.store.ScheduleResult;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleResult;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -60,7 +60,7 @@ class HostileTargetVarietyTest {
         DelayRequestValidator validator = new DelayRequestValidator(new DueTimeParser(MAX_DELAY_MS),
                 new TargetPolicy(List.of("rabbitmq:ok*"), Set.of("kafka:delay.inbound"), Set.of("kafka", "rabbitmq")), Map.of(), 1_000_000);
         Keys keys = new Keys(redis.prefix(), SLOTS);
-        DelayStore store = new DelayStore(redis.connection().async(), keys, new StoreLimits(MAX_DELAY_MS, 60_000, 60_000, 1_000, 60_000));
+        StoreFaces store = StoreFaces.over(redis.connection().async(), keys, new StoreLimits(MAX_DELAY_MS, 60_000, 60_000, 1_000, 60_000));
         long heapBefore = usedHeapAfterGc();
         long started = System.nanoTime();
 
@@ -79,7 +79,7 @@ class HostileTargetVarietyTest {
                     rejected.merge(rejection.reason(), 1, Integer::sum);
                 }
             }
-            for (ScheduleResult result : store.schedule(requests).get(60, TimeUnit.SECONDS)) {
+            for (ScheduleResult result : store.ingest().schedule(requests).get(60, TimeUnit.SECONDS)) {
                 assertThat(result.outcome()).isEqualTo(ScheduleResult.Outcome.SCHEDULED);
                 scheduled++;
             }

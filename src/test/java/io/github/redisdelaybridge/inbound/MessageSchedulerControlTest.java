@@ -10,13 +10,13 @@ import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
-import io.github.redisdelaybridge.store.DelayStore;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.MessageFacts;
-import io.github.redisdelaybridge.store.MessageState;
-import io.github.redisdelaybridge.store.RedisConnection;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageState;
 import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,7 +46,7 @@ class MessageSchedulerControlTest {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final List<Long> wakeups = new ArrayList<>();
     private String prefix;
-    private DelayStore store;
+    private StoreFaces store;
     private MessageScheduler scheduler;
     private final DelayRequestValidator validator = new DelayRequestValidator(new DueTimeParser(MAX_DELAY_MS),
             new TargetPolicy(List.of("kafka:*"), Set.of(), Set.of("kafka")), Map.of(), 10_000);
@@ -66,14 +66,14 @@ class MessageSchedulerControlTest {
     void startClean(TestInfo test) {
         prefix = "unit-scheduler-" + test.getTestMethod().orElseThrow().getName();
         LocalRedis.deleteKeys(prefix);
-        store = new DelayStore(connection.async(), new Keys(prefix, 2), new StoreLimits(MAX_DELAY_MS, 60_000, 60_000, 1_000, 60_000));
+        store = StoreFaces.over(connection.async(), new Keys(prefix, 2), new StoreLimits(MAX_DELAY_MS, 60_000, 60_000, 1_000, 60_000));
         DeadLetters deadLetters = new DeadLetters(deadLetter -> {
             synchronized (deadLettered) {
                 deadLettered.add(deadLetter);
             }
             return CompletableFuture.completedFuture(null);
-        }, store, 1 << 20, new BridgeMetrics(meters));
-        scheduler = new MessageScheduler(store, io.github.redisdelaybridge.store.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0,
+        }, store.ingest(), store.dispatch(), 1 << 20, new BridgeMetrics(meters));
+        scheduler = new MessageScheduler(store.ingest(), store.inspection(), io.github.redisdelaybridge.store.connection.DurabilityBarrier.none(), deadLetters, wakeups::add, () -> false, new BridgeMetrics(meters), 0,
                 Broker.KAFKA);
     }
 
@@ -157,14 +157,14 @@ class MessageSchedulerControlTest {
         assertThat(report.deadLettered()).isZero();
         assertThat(state("topic-0-0")).isEqualTo(MessageState.UNKNOWN);
         assertThat(state("topic-0-1")).isEqualTo(MessageState.UNKNOWN);
-        assertThat(await(store.stats()).pending()).isZero();
+        assertThat(await(store.inspection().stats()).pending()).isZero();
     }
 
     @Test
     void tooLateCancelsAndReschedulesAreCountedNotDeadLettered() throws Exception {
         ingest(delayed("claimed", 0));
         int slot = store.keys().slotOf("claimed");
-        assertThat(await(store.claim(slot, 10, 60_000)).messages()).hasSize(1);
+        assertThat(await(store.dispatch().claim(slot, 10, 60_000)).messages()).hasSize(1);
 
         IngestReport report = ingest(cancel("claimed"), reschedule("claimed", "x-delay", "5000"));
 
@@ -223,7 +223,7 @@ class MessageSchedulerControlTest {
     }
 
     private MessageFacts inspect(String id) throws Exception {
-        return await(store.inspect(id));
+        return await(store.inspection().inspect(id));
     }
 
     private double counter(String name, String outcome, String via) {

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.health.InstanceIdGuard;
 import io.github.redisdelaybridge.store.Keys;
-import io.github.redisdelaybridge.store.RedisConnection;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.FreePorts;
+import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.PrometheusScrape;
 import io.github.redisdelaybridge.testkit.RedisServerProcess;
 import io.github.redisdelaybridge.testkit.TargetCollector;
-import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.charset.StandardCharsets;

@@ -12,6 +12,11 @@ import static io.github.redisdelaybridge.store.StoredFixtureMessages.WIRE_FORM_D
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
+import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.ingest.ScheduleResult;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.ByteArrayOutputStream;
@@ -79,11 +84,11 @@ public final class StoredFixtureWriter {
         return new Keys(PREFIX + "-" + family, 1);
     }
 
-    private static DelayStore store(RedisClusterAsyncCommands<byte[], byte[]> redis, Keys keys, NameLimits names) {
-        return new DelayStore(redis, keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 86_400_000, Long.MAX_VALUE / 2, names));
+    private static IngestStore store(RedisClusterAsyncCommands<byte[], byte[]> redis, Keys keys, NameLimits names) {
+        return StoreFaces.over(redis, keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 86_400_000, Long.MAX_VALUE / 2, names)).ingest();
     }
 
-    private static void schedule(DelayStore store, Envelope first, long firstDue, Envelope second, long secondDue) throws Exception {
+    private static void schedule(IngestStore store, Envelope first, long firstDue, Envelope second, long secondDue) throws Exception {
         List<ScheduleRequest> requests = new ArrayList<>();
         requests.add(new ScheduleRequest(first.messageId(), new DueTime.At(firstDue), first));
         if (second != null) {

@@ -19,7 +19,15 @@ import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.codec.DeadLetterCodec;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
+import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.MessageFacts;
+import io.github.redisdelaybridge.store.inspection.MessageState;
+import io.github.redisdelaybridge.store.inspection.PendingEntry;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -43,50 +51,50 @@ class StoredFixturesTest {
 
     @Test
     void pendingMessagesInTheStoredFormAreInspectedListedAndClaimedAsTheyWereWritten() throws Exception {
-        DelayStore store = storeWith(StoredFixture.read("pending-stored-form.txt"));
+        StoreFaces store = storeWith(StoredFixture.read("pending-stored-form.txt"));
 
-        MessageFacts packed = await(store.inspect(PACKED_ID));
+        MessageFacts packed = await(store.inspection().inspect(PACKED_ID));
         assertThat(packed.state()).isEqualTo(MessageState.PENDING);
         assertThat(packed.dueAt()).isEqualTo(PACKED_DUE);
         assertThat(EnvelopeCodec.decode(PACKED_ID, packed.envelope())).isEqualTo(KAFKA);
-        assertThat(EnvelopeCodec.decode(VERBATIM_ID, await(store.inspect(VERBATIM_ID)).envelope())).isEqualTo(RABBITMQ);
+        assertThat(EnvelopeCodec.decode(VERBATIM_ID, await(store.inspection().inspect(VERBATIM_ID)).envelope())).isEqualTo(RABBITMQ);
 
-        List<PendingEntry> listed = await(store.listPending(null, null, null, 10)).entries();
+        List<PendingEntry> listed = await(store.inspection().listPending(null, null, null, 10)).entries();
         assertThat(listed).extracting(PendingEntry::messageId).containsExactly(PACKED_ID, VERBATIM_ID);
         assertThat(listed).extracting(PendingEntry::target).containsExactly(KAFKA.target(), RABBITMQ.target());
         assertThat(listed).extracting(PendingEntry::dueAt).containsExactly(PACKED_DUE, VERBATIM_DUE);
-        assertThat(await(store.listPending(null, null, RABBITMQ.target(), 10)).entries()).extracting(PendingEntry::messageId)
+        assertThat(await(store.inspection().listPending(null, null, RABBITMQ.target(), 10)).entries()).extracting(PendingEntry::messageId)
                 .containsExactly(VERBATIM_ID);
 
-        List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS)).messages();
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(0, 10, LEASE_MS)).messages();
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactly(PACKED_ID, VERBATIM_ID);
         assertThat(claimed.get(0).member()[0]).as("packed").isEqualTo((byte) 0xFF);
         assertThat(claimed.get(1).member()).as("verbatim").isEqualTo(VERBATIM_ID.getBytes(StandardCharsets.UTF_8));
         assertThat(EnvelopeCodec.decode(PACKED_ID, claimed.get(0).encodedEnvelope())).isEqualTo(KAFKA);
         assertThat(EnvelopeCodec.decode(VERBATIM_ID, claimed.get(1).encodedEnvelope())).isEqualTo(RABBITMQ);
-        assertThat(await(store.acknowledge(0, claimed))).isEqualTo(2);
-        assertThat(await(store.inspect(PACKED_ID)).state()).isEqualTo(MessageState.DELIVERED);
+        assertThat(await(store.dispatch().acknowledge(0, claimed))).isEqualTo(2);
+        assertThat(await(store.inspection().inspect(PACKED_ID)).state()).isEqualTo(MessageState.DELIVERED);
     }
 
     @Test
     void theCursorFixtureContinuesAListingOfTheStoredFormAfterItsMember() throws Exception {
-        DelayStore store = storeWith(StoredFixture.read("pending-stored-form.txt"));
+        StoreFaces store = storeWith(StoredFixture.read("pending-stored-form.txt"));
         List<String> cursor = StoredFixture.readLines("cursor.txt");
         ListPosition after = new ListPosition(Long.parseLong(value(cursor, "score")), StoredFixture.bytesOf(value(cursor, "member")),
                 Integer.parseInt(value(cursor, "slot")));
 
-        assertThat(await(store.listPending(after, null, null, 10)).entries()).extracting(PendingEntry::messageId)
+        assertThat(await(store.inspection().listPending(after, null, null, 10)).entries()).extracting(PendingEntry::messageId)
                 .containsExactly(VERBATIM_ID);
     }
 
     @Test
     void aPendingMessageInTheWireFormIsInspectedListedAndClaimedAsItWasWritten() throws Exception {
-        DelayStore store = storeWith(StoredFixture.read("pending-wire-form.txt"));
+        StoreFaces store = storeWith(StoredFixture.read("pending-wire-form.txt"));
 
-        assertThat(EnvelopeCodec.decode(WIRE_FORM_ID, await(store.inspect(WIRE_FORM_ID)).envelope())).isEqualTo(UNINTERNED);
-        assertThat(await(store.listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId, PendingEntry::target)
+        assertThat(EnvelopeCodec.decode(WIRE_FORM_ID, await(store.inspection().inspect(WIRE_FORM_ID)).envelope())).isEqualTo(UNINTERNED);
+        assertThat(await(store.inspection().listPending(null, null, null, 10)).entries()).extracting(PendingEntry::messageId, PendingEntry::target)
                 .containsExactly(tuple(WIRE_FORM_ID, UNINTERNED.target()));
-        List<ClaimedMessage> claimed = await(store.claim(0, 10, LEASE_MS)).messages();
+        List<ClaimedMessage> claimed = await(store.dispatch().claim(0, 10, LEASE_MS)).messages();
         assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactly(WIRE_FORM_ID);
         assertThat(claimed.get(0).dueAt()).isEqualTo(WIRE_FORM_DUE);
         assertThat(EnvelopeCodec.decode(WIRE_FORM_ID, claimed.get(0).encodedEnvelope())).isEqualTo(UNINTERNED);
@@ -94,12 +102,12 @@ class StoredFixturesTest {
 
     @Test
     void aDeadLetterRecordIsListedInspectedAndDecodedAsItWasWritten() throws Exception {
-        DelayStore store = storeWith(StoredFixture.read("dead-letter.txt"));
+        StoreFaces store = storeWith(StoredFixture.read("dead-letter.txt"));
 
-        List<DeadLetterEntry> listed = await(store.listDeadLetters(null, null, 10)).entries();
+        List<DeadLetterEntry> listed = await(store.inspection().listDeadLetters(null, null, 10)).entries();
         assertThat(listed).extracting(DeadLetterEntry::messageId, DeadLetterEntry::reason, DeadLetterEntry::attempts, DeadLetterEntry::target)
                 .containsExactly(tuple(DEAD_ID, DEAD.reason().code(), DEAD.attempts(), DEAD.target()));
-        MessageFacts facts = await(store.inspect(DEAD_ID));
+        MessageFacts facts = await(store.inspection().inspect(DEAD_ID));
         assertThat(facts.state()).isEqualTo(MessageState.DEAD);
         assertThat(DeadLetterCodec.decode(DEAD_ID, facts.deadRecord())).usingRecursiveComparison().isEqualTo(DEAD);
     }
@@ -110,8 +118,8 @@ class StoredFixturesTest {
         Keys keys = new Keys(redis.prefix(), 1);
         // the names hash as the fixture holds it (tag and codes), so that interning and packing give the same codes
         storedForm.only("names").load(redis(), keys);
-        DelayStore store = store(keys);
-        await(store.schedule(List.of(new ScheduleRequest(PACKED_ID, new DueTime.At(PACKED_DUE), KAFKA),
+        StoreFaces store = store(keys);
+        await(store.ingest().schedule(List.of(new ScheduleRequest(PACKED_ID, new DueTime.At(PACKED_DUE), KAFKA),
                 new ScheduleRequest(VERBATIM_ID, new DueTime.At(VERBATIM_DUE), RABBITMQ))));
 
         assertThat(StoredFixture.dump(redis(), keys)).containsExactlyElementsOf(storedForm.lines());
@@ -128,7 +136,7 @@ class StoredFixturesTest {
         return lines.stream().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow().substring(name.length() + 1);
     }
 
-    private DelayStore storeWith(StoredFixture fixture) throws Exception {
+    private StoreFaces storeWith(StoredFixture fixture) throws Exception {
         Keys keys = new Keys(redis.prefix(), 1);
         fixture.load(redis(), keys);
         assertThat(redis().exists(StoredFixture.keyBytes(keys.due(0)), StoredFixture.keyBytes(keys.deadLetters(0))).get(5, TimeUnit.SECONDS))
@@ -136,8 +144,8 @@ class StoredFixturesTest {
         return store(keys);
     }
 
-    private static DelayStore store(Keys keys) {
-        return new DelayStore(redis(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 365L * 86_400_000, Long.MAX_VALUE / 2));
+    private static StoreFaces store(Keys keys) {
+        return StoreFaces.over(redis(), keys, new StoreLimits(3_600_000, 60_000, 60_000, 1_000, 365L * 86_400_000, Long.MAX_VALUE / 2));
     }
 
     private static RedisClusterAsyncCommands<byte[], byte[]> redis() {

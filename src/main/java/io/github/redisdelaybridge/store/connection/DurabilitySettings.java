@@ -1,0 +1,56 @@
+package io.github.redisdelaybridge.store.connection;
+
+import java.util.Locale;
+
+/**
+ * What Redis must have done with a batch's writes before the bridge acknowledges the batch upstream
+ * ({@code bridge.redis.wait-*}). See docs/ARCHITECTURE.md (what an acknowledgement promises) for what each combination promises.
+ *
+ * @param waitReplicas  replicas of each written slot's master that must have received the writes ({@code WAIT}); 0: none
+ * @param localFsync    whether the master must have fsynced them to its append-only file
+ * @param waitTimeoutMs how long one {@code WAIT} / {@code WAITAOF} may take; not met in time, the batch is held and retried
+ */
+public record DurabilitySettings(int waitReplicas, LocalFsync localFsync, long waitTimeoutMs) {
+
+    /** {@code bridge.redis.wait-aof-local}. */
+    public enum LocalFsync {
+        /** As {@link #TRUE} when the master runs with {@code appendonly yes}, as {@link #FALSE} when it does not. */
+        AUTO,
+        /** Promised: Redis 7.2+ by {@code WAITAOF 1}, older ones only with {@code appendfsync always} (checked). */
+        TRUE,
+        /** Not promised, not checked. */
+        FALSE;
+
+        public static LocalFsync parse(String value) {
+            try {
+                return valueOf(value.strip().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("must be auto, true or false, got '" + value + "'");
+            }
+        }
+
+        public String code() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public DurabilitySettings {
+        if (waitReplicas < 0) {
+            throw new IllegalArgumentException("wait-replicas must not be negative, got " + waitReplicas);
+        }
+        if (waitTimeoutMs < 1) {
+            // WAIT and WAITAOF read 0 as "block for ever": a lost replica would then stall ingest with no log line
+            throw new IllegalArgumentException("wait-timeout-ms must be at least 1, got " + waitTimeoutMs);
+        }
+    }
+
+    /** No barrier: acknowledged once the master has the writes in memory (no replica, no fsync waited for). */
+    public static DurabilitySettings memoryOnly() {
+        return new DurabilitySettings(0, LocalFsync.FALSE, 1_000);
+    }
+
+    /** Whether the master's fsync is promised, given whether it runs with an append-only file. */
+    public boolean fsyncPromised(boolean aofEnabled) {
+        return localFsync == LocalFsync.TRUE || (localFsync == LocalFsync.AUTO && aofEnabled);
+    }
+}
