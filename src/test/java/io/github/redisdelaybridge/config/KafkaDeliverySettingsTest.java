@@ -3,14 +3,11 @@ package io.github.redisdelaybridge.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,12 +27,7 @@ class KafkaDeliverySettingsTest {
 
     @BeforeEach
     void loadShippedConfig() throws IOException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(Path.of(BridgeHome.CONFIG_FILE), StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        }
-        config = new HashMap<>();
-        properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
+        config = ShippedConfig.settings();
         environment = new HashMap<>();
     }
 

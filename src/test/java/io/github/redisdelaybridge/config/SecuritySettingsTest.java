@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.redisdelaybridge.store.connection.RedisSecurity;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,12 +28,7 @@ class SecuritySettingsTest {
 
     @BeforeEach
     void loadShippedConfig() throws IOException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(Path.of(BridgeHome.CONFIG_FILE), StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        }
-        config = new HashMap<>();
-        properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
+        config = ShippedConfig.settings();
         environment = new HashMap<>();
     }
 
