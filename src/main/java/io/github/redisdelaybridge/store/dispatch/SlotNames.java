@@ -34,7 +34,7 @@ final class SlotNames {
 
     /**
      * The name with that code in the hash of that tag, or null when the copy lacks it. Without a lock: a claimed batch looks
-     * up every member's and payload's codes, on Lettuce's event loop, and a synchronized look-up was a tenth of its time there.
+     * up every member's and payload's codes on Lettuce's event loop, where a lock per look-up would cost a large share of its time.
      */
     byte[] nameOf(int tag, long code) {
         for (Tagged tagged : tags) {
