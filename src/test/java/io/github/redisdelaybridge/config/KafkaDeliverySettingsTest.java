@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +18,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class KafkaDeliverySettingsTest {
 
-    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
-
     private Map<String, String> config;
     private Map<String, String> environment;
 
@@ -31,15 +27,6 @@ class KafkaDeliverySettingsTest {
         environment = new HashMap<>();
     }
 
-    private List<String> problems() {
-        try {
-            SettingsCheck.read(key -> environment.getOrDefault(SettingsCheck.environmentVariable(key), config.get(key)),
-                    config.keySet(), environment.keySet(), ROUTE_KEYS);
-            return List.of();
-        } catch (InvalidSettingsException e) {
-            return e.problems();
-        }
-    }
 
     @ParameterizedTest
     @CsvSource({
@@ -61,7 +48,7 @@ class KafkaDeliverySettingsTest {
     void aPropertyThatWeakensDeliveryStopsTheStartInOneLineNamingIt(String key, String value, String why) {
         config.put(key, value);
 
-        assertThat(problems()).singleElement().asString()
+        assertThat(ShippedConfig.problems(config, environment)).singleElement().asString()
                 .startsWith("setting " + key + ": " + key.replaceFirst("^bridge\\.kafka\\.(client|consumer|producer)\\.", "") + "=" + value
                         + " is refused: ")
                 .contains(why)
@@ -74,7 +61,7 @@ class KafkaDeliverySettingsTest {
         Path file = Files.writeString(Files.createTempFile("auto-commit", ".txt"), "true\n");
         config.put("bridge.kafka.consumer.enable.auto.commit-file", file.toString());
 
-        assertThat(problems()).hasSize(2)
+        assertThat(ShippedConfig.problems(config, environment)).hasSize(2)
                 .anySatisfy(line -> assertThat(line).startsWith("setting bridge.kafka.producer.acks: acks=1 is refused: "))
                 .anySatisfy(line -> assertThat(line).startsWith(
                         "setting bridge.kafka.consumer.enable.auto.commit-file: enable.auto.commit=true is refused: "));
@@ -90,7 +77,7 @@ class KafkaDeliverySettingsTest {
         config.put("bridge.kafka.consumer.auto.offset.reset", "none");
         config.put("bridge.kafka.consumer.isolation.level", "read_committed");
 
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, environment)).isEmpty();
     }
 
     @Test
@@ -99,6 +86,6 @@ class KafkaDeliverySettingsTest {
         config.put("bridge.kafka.client.acks", "1");
         config.put("bridge.kafka.producer.acks", "all");
 
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, environment)).isEmpty();
     }
 }

@@ -8,17 +8,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The security settings: secrets from files, Kafka pass-through families, Redis TLS, RabbitMQ hosts and TLS. */
 class SecuritySettingsTest {
-
-    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     @TempDir
     Path directory;
@@ -32,20 +28,7 @@ class SecuritySettingsTest {
         environment = new HashMap<>();
     }
 
-    /** As Camel resolves: the variable over the file (see SettingsCheck.read(CamelContext)). */
-    private BridgeSettings read() {
-        return SettingsCheck.read(key -> environment.getOrDefault(SettingsCheck.environmentVariable(key), config.get(key)),
-                config.keySet(), environment.keySet(), ROUTE_KEYS);
-    }
 
-    private List<String> problems() {
-        try {
-            read();
-            return List.of();
-        } catch (InvalidSettingsException e) {
-            return e.problems();
-        }
-    }
 
     private Path file(String name, String content) throws IOException {
         return Files.writeString(directory.resolve(name), content);
@@ -59,7 +42,7 @@ class SecuritySettingsTest {
         environment.put("BRIDGE_RABBITMQ_PASSWORD_FILE", file("amqp", "amqp-pw").toString());
         environment.put("BRIDGE_ADMIN_READ_TOKEN", "read-from-variable");
 
-        BridgeSettings settings = read();
+        BridgeSettings settings = ShippedConfig.read(config, environment);
 
         assertThat(settings.redisSecurity().password()).isEqualTo("r3dis-pw");
         assertThat(settings.adminToken()).isEqualTo("file-token");
@@ -72,7 +55,7 @@ class SecuritySettingsTest {
     void anUnreadableSecretFileIsNamedButNothingOfItsContent() {
         config.put("bridge.admin.token-file", directory.resolve("missing").toString());
 
-        assertThat(problems()).singleElement().asString().startsWith("setting bridge.admin.token-file: cannot read the file")
+        assertThat(ShippedConfig.problems(config, environment)).singleElement().asString().startsWith("setting bridge.admin.token-file: cannot read the file")
                 .contains("missing");
     }
 
@@ -86,7 +69,7 @@ class SecuritySettingsTest {
         environment.put("BRIDGE_KAFKA_PRODUCER_SSL_TRUSTSTORE_LOCATION", "/etc/kafka/trust.p12");
         environment.put("BRIDGE_KAFKA_CONSUMER_FETCH_MIN_BYTES", "1");
 
-        KafkaClientProperties kafka = read().kafkaClients();
+        KafkaClientProperties kafka = ShippedConfig.read(config, environment).kafkaClients();
 
         assertThat(kafka.forConsumer()).containsEntry("security.protocol", "SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                 .containsEntry("sasl.jaas.config", "ScramLoginModule required password=\"x\";").containsEntry("fetch.min.bytes", "1")
@@ -103,7 +86,7 @@ class SecuritySettingsTest {
         config.put("bridge.kafka.client.security.protocl", "SSL");
         environment.put("BRIDGE_KAFKA_CONSUMER_ACKS", "all"); // a producer property in the consumer family
 
-        assertThat(problems()).containsExactlyInAnyOrder(
+        assertThat(ShippedConfig.problems(config, environment)).containsExactlyInAnyOrder(
                 "unknown setting bridge.kafka.client.security.protocl: security.protocl is not a Kafka client property;"
                         + " did you mean bridge.kafka.client.security.protocol?",
                 "unknown setting bridge.kafka.consumer.acks: acks is not a Kafka consumer property; did you mean bridge.kafka.consumer."
@@ -116,7 +99,7 @@ class SecuritySettingsTest {
         environment.put("BRIDGE_KAFKA_CLIENT_SESSION_TIMEOUT_MS", "30000");
         config.put("bridge.kafka.consumer.heartbeat.interval.ms", "2000"); // not owned: passed through
 
-        assertThat(problems()).containsExactlyInAnyOrder(
+        assertThat(ShippedConfig.problems(config, environment)).containsExactlyInAnyOrder(
                 "setting bridge.kafka.consumer.group.instance.id: the bridge sets group.instance.id itself;"
                         + " set bridge.instance-id (each consumer joins as <instance-id>-<n>) instead",
                 "setting bridge.kafka.client.session.timeout.ms: the bridge sets session.timeout.ms itself;"
@@ -131,16 +114,16 @@ class SecuritySettingsTest {
         config.put("bridge.redis.tls.truststore", ca.toString());
         config.put("bridge.redis.tls.verify-peer", "CA");
 
-        RedisSecurity security = read().redisSecurity();
+        RedisSecurity security = ShippedConfig.read(config, environment).redisSecurity();
         assertThat(security.username()).isEqualTo("bridge");
         assertThat(security.truststore()).isEqualTo(ca);
         assertThat(security.verifyPeer()).isEqualTo(RedisSecurity.VerifyPeer.CA);
 
         config.put("bridge.redis.tls.verify-peer", "strict");
-        assertThat(problems()).singleElement().asString().isEqualTo("setting bridge.redis.tls.verify-peer must be full, ca or none, got 'strict'");
+        assertThat(ShippedConfig.problems(config, environment)).singleElement().asString().isEqualTo("setting bridge.redis.tls.verify-peer must be full, ca or none, got 'strict'");
         config.put("bridge.redis.tls.verify-peer", "full");
         config.put("bridge.redis.tls.keystore", directory.resolve("absent.p12").toString());
-        assertThat(problems()).singleElement().asString().startsWith("setting bridge.redis.tls.keystore: no readable file");
+        assertThat(ShippedConfig.problems(config, environment)).singleElement().asString().startsWith("setting bridge.redis.tls.keystore: no readable file");
     }
 
     @Test
@@ -150,7 +133,7 @@ class SecuritySettingsTest {
         config.put("bridge.rabbitmq.tls.enabled", "true");
         config.put("bridge.rabbitmq.password", "amqp-s3cret");
 
-        RabbitMqSettings rabbitMq = read().rabbitMq();
+        RabbitMqSettings rabbitMq = ShippedConfig.read(config, environment).rabbitMq();
         assertThat(rabbitMq.addresses()).containsExactly(new RabbitMqSettings.Address("rabbit-1", 5671),
                 new RabbitMqSettings.Address("rabbit-2", 5673), new RabbitMqSettings.Address("::1", 5674));
         assertThat(rabbitMq.tls()).isNotNull();
@@ -158,9 +141,9 @@ class SecuritySettingsTest {
         assertThat(rabbitMq.toString()).contains("rabbit-2:5673").doesNotContain("amqp-s3cret");
 
         config.put("bridge.rabbitmq.tls.enabled", "false");
-        assertThat(read().rabbitMq().tls()).isNull();
+        assertThat(ShippedConfig.read(config, environment).rabbitMq().tls()).isNull();
         config.put("bridge.rabbitmq.host", "rabbit-1:amqp");
-        assertThat(problems()).singleElement().asString().contains("bridge.rabbitmq.host");
+        assertThat(ShippedConfig.problems(config, environment)).singleElement().asString().contains("bridge.rabbitmq.host");
     }
 
     @Test
@@ -171,7 +154,7 @@ class SecuritySettingsTest {
                 .isEqualTo("redis-sentinel://***@s1:26379,s2:26379#m");
         assertThat(io.github.redisdelaybridge.store.connection.RedisConnection.redacted("redis://host:6379")).isEqualTo("redis://host:6379");
         config.put("bridge.redis.uri", "redis://:uri-secret@127.0.0.1:6379");
-        assertThat(read().toString()).doesNotContain("uri-secret");
+        assertThat(ShippedConfig.read(config, environment).toString()).doesNotContain("uri-secret");
     }
 
     @Test

@@ -6,11 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /** The settings of the shipped config/application.properties, as a map a test may change before it checks them. */
 final class ShippedConfig {
+
+    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     private ShippedConfig() {
     }
@@ -23,5 +27,21 @@ final class ShippedConfig {
         Map<String, String> config = new HashMap<>();
         properties.stringPropertyNames().forEach(name -> config.put(name, properties.getProperty(name)));
         return config;
+    }
+
+    /** The settings as Camel resolves them: a variable over the file's key (see SettingsCheck.read(CamelContext)). */
+    static BridgeSettings read(Map<String, String> config, Map<String, String> environment) {
+        return SettingsCheck.read(key -> environment.getOrDefault(SettingsCheck.environmentVariable(key), config.get(key)),
+                config.keySet(), environment.keySet(), ROUTE_KEYS);
+    }
+
+    /** What the start-time check refuses in these settings, one line each; empty when they are fine. */
+    static List<String> problems(Map<String, String> config, Map<String, String> environment) {
+        try {
+            read(config, environment);
+            return List.of();
+        } catch (InvalidSettingsException e) {
+            return e.problems();
+        }
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
  * turned off are a warning at every start; a Redis URI that cannot be parsed is refused without being shown.
  */
 class TlsHalfConfigurationTest {
-
-    private static final Set<String> ROUTE_KEYS = RoutePlaceholders.placeholderKeys("file:routes/*.yaml");
 
     @TempDir
     Path directory;
@@ -32,18 +29,7 @@ class TlsHalfConfigurationTest {
         config = ShippedConfig.settings();
     }
 
-    private BridgeSettings read() {
-        return SettingsCheck.read(config::get, config.keySet(), Set.of(), ROUTE_KEYS);
-    }
 
-    private List<String> problems() {
-        try {
-            read();
-            return List.of();
-        } catch (InvalidSettingsException e) {
-            return e.problems();
-        }
-    }
 
     private String store(String name) throws IOException {
         return Files.writeString(directory.resolve(name), "a store").toString();
@@ -54,31 +40,31 @@ class TlsHalfConfigurationTest {
         config.put("bridge.redis.uri", "redis://:pw@redis.example:6379");
         config.put("bridge.redis.tls.truststore", store("ca.pem"));
 
-        assertThat(problems()).singleElement().asString()
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString()
                 .startsWith("setting bridge.redis.tls.truststore is set but bridge.redis.uri is not rediss://")
                 .doesNotContain("pw@");
 
         config.remove("bridge.redis.tls.truststore");
         config.put("bridge.redis.tls.keystore", store("client.p12"));
         config.put("bridge.redis.uri", "redis-sentinel://s1:26379,s2:26379#main");
-        assertThat(problems()).singleElement().asString().startsWith("setting bridge.redis.tls.keystore is set but bridge.redis.uri is not rediss://");
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString().startsWith("setting bridge.redis.tls.keystore is set but bridge.redis.uri is not rediss://");
 
         // one cluster seed without TLS is enough to refuse
         config.put("bridge.redis.uri", "rediss://n1:6379,redis://n2:6379");
         config.put("bridge.redis.cluster", "true");
-        assertThat(problems()).singleElement().asString().startsWith("setting bridge.redis.tls.keystore is set but bridge.redis.uri is not rediss://");
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString().startsWith("setting bridge.redis.tls.keystore is set but bridge.redis.uri is not rediss://");
     }
 
     @Test
     void redisStoresWithTlsUrisPass() throws IOException {
         config.put("bridge.redis.tls.truststore", store("ca.pem"));
         config.put("bridge.redis.uri", "rediss://redis.example:6380");
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
         config.put("bridge.redis.uri", "rediss-sentinel://s1:26379,s2:26379#main");
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
         config.put("bridge.redis.uri", "rediss://n1:6379, rediss://n2:6379");
         config.put("bridge.redis.cluster", "true");
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
     }
 
     @Test
@@ -86,34 +72,34 @@ class TlsHalfConfigurationTest {
         config.put("bridge.rabbitmq.tls.enabled", "false");
         config.put("bridge.rabbitmq.tls.truststore", store("rabbit-ca.pem"));
 
-        assertThat(problems()).singleElement().asString()
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString()
                 .startsWith("setting bridge.rabbitmq.tls.truststore is set but bridge.rabbitmq.tls.enabled is false");
 
         config.remove("bridge.rabbitmq.tls.truststore");
         config.put("bridge.rabbitmq.tls.keystore", store("rabbit-client.p12"));
-        assertThat(problems()).singleElement().asString()
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString()
                 .startsWith("setting bridge.rabbitmq.tls.keystore is set but bridge.rabbitmq.tls.enabled is false");
 
         config.put("bridge.rabbitmq.tls.enabled", "true");
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
     }
 
     @Test
     void kafkaSslPropertiesOverAPlaintextProtocolStopTheStart() {
         config.put("bridge.kafka.client.ssl.truststore.location", "/etc/bridge/kafka-ca.p12");
 
-        assertThat(problems()).singleElement().asString()
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString()
                 .startsWith("setting bridge.kafka.client.ssl.truststore.location is set but the security.protocol of");
 
         config.put("bridge.kafka.client.security.protocol", "SASL_PLAINTEXT");
-        assertThat(problems()).singleElement().asString().contains("SASL_PLAINTEXT");
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString().contains("SASL_PLAINTEXT");
 
         // the consumers on TLS, the producers left plain with the client family's truststore
         config.put("bridge.kafka.consumer.security.protocol", "SSL");
-        assertThat(problems()).singleElement().asString().contains("producer");
+        assertThat(ShippedConfig.problems(config, Map.of())).singleElement().asString().contains("producer");
 
         config.put("bridge.kafka.client.security.protocol", "SASL_SSL");
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
     }
 
     @Test
@@ -127,7 +113,7 @@ class TlsHalfConfigurationTest {
 
         for (int start = 0; start < 2; start++) {
             try (LogCapture logs = new LogCapture()) {
-                read();
+                ShippedConfig.read(config, Map.of());
                 assertThat(logs.messagesAtLeast(Level.WARN, "io.github.redisdelaybridge")).as("start %d", start)
                         .anySatisfy(line -> assertThat(line).contains("bridge.redis.tls.verify-peer=none"))
                         .anySatisfy(line -> assertThat(line).contains("bridge.rabbitmq.tls.verify-hostname=false"))
@@ -138,7 +124,7 @@ class TlsHalfConfigurationTest {
         config.put("bridge.rabbitmq.tls.verify-hostname", "true");
         config.put("bridge.kafka.client.ssl.endpoint.identification.algorithm", "https");
         try (LogCapture logs = new LogCapture()) {
-            read();
+            ShippedConfig.read(config, Map.of());
             assertThat(logs.messagesAtLeast(Level.WARN, "io.github.redisdelaybridge")).isEmpty();
         }
     }
@@ -148,7 +134,7 @@ class TlsHalfConfigurationTest {
         for (String password : List.of("pa%ss-x1", "pa ss-x1", "p%zz x1")) {
             config.put("bridge.redis.uri", "redis://bridge:" + password + "@redis.example:6379");
 
-            assertThat(problems()).as(password).singleElement().asString()
+            assertThat(ShippedConfig.problems(config, Map.of())).as(password).singleElement().asString()
                     .startsWith("setting bridge.redis.uri: cannot parse")
                     .doesNotContain(password).doesNotContain("x1").doesNotContain("redis.example");
         }
@@ -158,6 +144,6 @@ class TlsHalfConfigurationTest {
     void aPercentEncodedPasswordParses() {
         config.put("bridge.redis.uri", "redis://bridge:pa%25ss%20x@redis.example:6379");
 
-        assertThat(problems()).isEmpty();
+        assertThat(ShippedConfig.problems(config, Map.of())).isEmpty();
     }
 }
