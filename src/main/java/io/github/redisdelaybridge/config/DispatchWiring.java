@@ -51,15 +51,15 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
     }
 
     /** The targets messages may name: the allow-list, never an inbound channel (a loop), only enabled brokers. */
-    private static TargetPolicy targetPolicy(BridgeSettings settings) {
+    static TargetPolicy targetPolicy(BridgeSettings settings) {
         RabbitMqSettings rabbitMqSettings = settings.rabbitMq();
         Set<String> inboundChannels = new HashSet<>();
         Set<String> enabledBrokers = new HashSet<>(Set.of(Broker.KAFKA.label()));
         settings.kafkaInboundTopics().forEach(topic -> inboundChannels.add(Broker.KAFKA.scheme() + topic));
         if (rabbitMqSettings.enabled()) {
             enabledBrokers.add(Broker.RABBITMQ.label());
-            rabbitMqSettings.inboundQueues().forEach(queue -> inboundChannels.add(Broker.RABBITMQ.scheme() + "/" + queue));
-            rabbitMqSettings.inboundExchanges().values().forEach(exchange -> inboundChannels.add(Broker.RABBITMQ.scheme() + exchange + "/*"));
+            rabbitMqSettings.consumedQueues().forEach(queue -> inboundChannels.add(Broker.RABBITMQ.scheme() + "/" + queue));
+            rabbitMqSettings.exchangeByQueue().values().forEach(exchange -> inboundChannels.add(Broker.RABBITMQ.scheme() + exchange + "/*"));
         }
         return new TargetPolicy(settings.allowedTargets(), inboundChannels, enabledBrokers);
     }

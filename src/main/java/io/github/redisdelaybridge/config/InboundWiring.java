@@ -34,7 +34,7 @@ record InboundWiring(DueTimeParser dueTimeParser, DelayRequestValidator validato
 
         registry.bind("rabbitMqBatchReader", new RabbitMqBatchReader());
         registry.bind("rabbitMqRequestValidator", new DelayRequestValidator(dueTimeParser, dispatch.targetPolicy(),
-                rabbitMqSettings.defaultTargets(), settings.maxPayloadBytes()));
+                rabbitMqSettings.defaultTargetByQueue(), settings.maxPayloadBytes()));
         registry.bind("rabbitMqMessageScheduler", new MessageScheduler(stores.ingestStore(), stores.inspectionStore(), stores.barrier(), dispatch.deadLetters(),
                 dispatch.dispatcher(), stopping, metrics, rabbitMqSettings.storeAttempts(), Broker.RABBITMQ));
         registry.bind("rabbitMqBatchRequeuer", new RabbitMqBatchRequeuer());

@@ -1,6 +1,8 @@
 package io.github.redisdelaybridge.config;
 
+import io.github.redisdelaybridge.inbound.rabbitmq.DelayedExchange;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +16,8 @@ import java.util.Map;
  * @param verifyHostname    with TLS, whether the server certificate must name the host connected to
  * @param inboundQueues     durable queues the bridge declares and consumes
  * @param inboundExchanges  queue -> fanout exchange the bridge declares and binds to that queue
+ * @param delayedExchanges  exchange -> target exchange: the bridge declares the first (fanout) and binds it to a queue of its
+ *                          own; due messages go to the second with the routing key they were published with
  * @param defaultTargets    queue -> target for messages without {@code x-target}
  * @param prefetch          unacknowledged deliveries per consumer (1 to {@value #MAX_PREFETCH})
  * @param consumersPerQueue consumers (channels), each reading every inbound queue
@@ -34,6 +38,7 @@ public record RabbitMqSettings(
         boolean verifyHostname,
         List<String> inboundQueues,
         Map<String, String> inboundExchanges,
+        Map<String, String> delayedExchanges,
         Map<String, String> defaultTargets,
         int prefetch,
         int consumersPerQueue,
@@ -59,9 +64,10 @@ public record RabbitMqSettings(
         if (storeAttempts < 1) {
             throw new IllegalArgumentException("setting bridge.rabbitmq.store-attempts must be at least 1");
         }
-        if (enabled && inboundQueues.isEmpty()) {
-            throw new IllegalArgumentException("setting bridge.rabbitmq.inbound-queues is empty");
+        if (enabled && inboundQueues.isEmpty() && delayedExchanges.isEmpty()) {
+            throw new IllegalArgumentException("setting bridge.rabbitmq.inbound-queues is empty (and so is bridge.rabbitmq.delayed-exchanges)");
         }
+        DelayedExchangesCheck.check(delayedExchanges, inboundExchanges);
         for (String queue : inboundExchanges.keySet()) {
             if (!inboundQueues.contains(queue)) {
                 throw new IllegalArgumentException("setting bridge.rabbitmq.inbound-exchanges names " + queue
@@ -77,7 +83,33 @@ public record RabbitMqSettings(
     /** These settings connecting elsewhere, or as someone else (bin/publish's {@code --rabbitmq}); the rest unchanged. */
     public RabbitMqSettings withConnection(String host, int port, String username, String password, String virtualHost, TlsStores tls) {
         return new RabbitMqSettings(enabled, host, port, username, password, virtualHost, tls, verifyHostname, inboundQueues,
-                inboundExchanges, defaultTargets, prefetch, consumersPerQueue, batchSize, lingerMs, storeAttempts, deadLetterChannel);
+                inboundExchanges, delayedExchanges, defaultTargets, prefetch, consumersPerQueue, batchSize, lingerMs, storeAttempts, deadLetterChannel);
+    }
+
+    /** The delayed exchanges, in the order configured. */
+    public List<DelayedExchange> delayedExchangeList() {
+        return delayedExchanges.entrySet().stream().map(e -> new DelayedExchange(e.getKey(), e.getValue())).toList();
+    }
+
+    /** Every queue the bridge consumes: the inbound queues, then one per delayed exchange. */
+    public List<String> consumedQueues() {
+        List<String> queues = new ArrayList<>(inboundQueues);
+        delayedExchangeList().forEach(delayed -> queues.add(delayed.queue()));
+        return queues;
+    }
+
+    /** Queue -> the fanout exchange bound to it: the inbound exchanges and the delayed exchanges. */
+    public Map<String, String> exchangeByQueue() {
+        Map<String, String> exchanges = new LinkedHashMap<>(inboundExchanges);
+        delayedExchangeList().forEach(delayed -> exchanges.put(delayed.queue(), delayed.exchange()));
+        return exchanges;
+    }
+
+    /** Queue -> target of messages without {@code x-target}: the default targets and the delayed exchanges' queues. */
+    public Map<String, String> defaultTargetByQueue() {
+        Map<String, String> targets = new LinkedHashMap<>(defaultTargets);
+        delayedExchangeList().forEach(delayed -> targets.put(delayed.queue(), delayed.defaultTarget()));
+        return targets;
     }
 
     /** The nodes of {@code host}, in the order given. */

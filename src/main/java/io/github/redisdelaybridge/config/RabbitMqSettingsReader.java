@@ -27,6 +27,7 @@ final class RabbitMqSettingsReader {
                 r.optional("bridge.rabbitmq.tls.verify-hostname").isEmpty() || r.booleanValue("bridge.rabbitmq.tls.verify-hostname"),
                 r.list("bridge.rabbitmq.inbound-queues"),
                 r.map("bridge.rabbitmq.inbound-exchanges"),
+                r.map("bridge.rabbitmq.delayed-exchanges"),
                 r.map("bridge.rabbitmq.default-targets"),
                 r.intValue("bridge.rabbitmq.prefetch"),
                 r.intValue("bridge.rabbitmq.consumers-per-queue"),

@@ -104,7 +104,7 @@ final class RabbitMqWiring {
         Target deadLetterChannel = Target.parse(settings.deadLetterChannel());
         String deadLetterQueue = deadLetterChannel instanceof Target.RabbitMq rabbitMq && rabbitMq.exchange().isEmpty()
                 ? rabbitMq.routingKey() : null;
-        factory.addConnectionListener(new RabbitMqTopology(settings.inboundQueues(), settings.inboundExchanges(), deadLetterQueue));
+        factory.addConnectionListener(new RabbitMqTopology(settings.consumedQueues(), settings.exchangeByQueue(), deadLetterQueue));
         return factory;
     }
 
@@ -115,7 +115,7 @@ final class RabbitMqWiring {
      */
     static void startInboundConsumer(CamelContext context, CachingConnectionFactory connections, RabbitMqSettings settings) throws Exception {
         RabbitMqInboundConsumer consumer = new RabbitMqInboundConsumer(context, connections, new RabbitMqInboundConsumer.Settings(
-                settings.inboundQueues(), settings.consumersPerQueue(), settings.prefetch(), settings.batchSize(), settings.lingerMs()));
+                settings.consumedQueues(), settings.consumersPerQueue(), settings.prefetch(), settings.batchSize(), settings.lingerMs()));
         context.addStartupListener(new ExtendedStartupListener() {
             @Override
             public void onCamelContextStarted(CamelContext started, boolean alreadyStarted) {

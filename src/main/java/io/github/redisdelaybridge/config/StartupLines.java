@@ -37,8 +37,9 @@ final class StartupLines {
                     groupId, membership.sessionTimeoutMs());
         }
         if (rabbitMqSettings.enabled()) {
-            LOG.info("{}: inbound queues {} (exchanges {}), dead letters of RabbitMQ-origin messages to {}",
-                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(), rabbitMqSettings.deadLetterChannel());
+            LOG.info("{}: inbound queues {} (exchanges {}), delayed exchanges {}, dead letters of RabbitMQ-origin messages to {}",
+                    rabbitMqSettings, rabbitMqSettings.inboundQueues(), rabbitMqSettings.inboundExchanges(),
+                    rabbitMqSettings.delayedExchangeList(), rabbitMqSettings.deadLetterChannel());
         } else {
             LOG.info("RabbitMQ disabled (bridge.rabbitmq.enabled=false): Kafka only");
         }

@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.config;
 
 import io.github.redisdelaybridge.message.Broker;
+import io.github.redisdelaybridge.message.RoutingKeyPlaceholder;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import java.util.ArrayList;
@@ -12,8 +13,9 @@ import java.util.stream.Stream;
  * Checks the configured targets when the bridge starts, against the policy it will apply to messages, so that a mistake
  * stops the start instead of dead-lettering every message:
  * <ul>
- *   <li>default targets ({@code bridge.kafka.default-targets}, {@code bridge.rabbitmq.default-targets}):
- *       each must name an inbound topic or queue and a target this bridge may deliver to;</li>
+ *   <li>default targets ({@code bridge.kafka.default-targets}, {@code bridge.rabbitmq.default-targets}) and the targets of
+ *       {@code bridge.rabbitmq.delayed-exchanges}: each must name an inbound topic or queue and a target this bridge may
+ *       deliver to; one with {@code {routing-key}} must come from RabbitMQ, and some routing key must be allowed;</li>
  *   <li>the allow-list {@code bridge.targets.allowed}: not empty, and each pattern able to match a target.</li>
  * </ul>
  */
@@ -26,10 +28,16 @@ public final class TargetSettingsCheck {
     public static void checkTargets(BridgeSettings settings, TargetPolicy policy) {
         List<String> problems = new ArrayList<>(allowListProblems(settings.allowedTargets()));
         problems.addAll(defaultTargetProblems("bridge.kafka.default-targets", "bridge.kafka.inbound-topics",
-                settings.defaultTargets(), settings.kafkaInboundTopics(), policy));
+                settings.defaultTargets(), settings.kafkaInboundTopics(), policy, false));
         if (settings.rabbitMq().enabled()) {
             problems.addAll(defaultTargetProblems("bridge.rabbitmq.default-targets", "bridge.rabbitmq.inbound-queues",
-                    settings.rabbitMq().defaultTargets(), settings.rabbitMq().inboundQueues(), policy));
+                    settings.rabbitMq().defaultTargets(), settings.rabbitMq().inboundQueues(), policy, true));
+            settings.rabbitMq().delayedExchangeList().forEach(delayed -> problems.addAll(defaultTargetProblems(
+                    "bridge.rabbitmq.delayed-exchanges", "the delayed exchanges' queues", Map.of(delayed.queue(), delayed.defaultTarget()),
+                    List.of(delayed.queue()), policy, true).stream()
+                    .map(problem -> problem.replace(delayed.queue() + "=" + delayed.defaultTarget(),
+                            delayed.exchange() + "=" + delayed.targetExchange() + " (target " + delayed.defaultTarget() + ")"))
+                    .toList()));
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
@@ -58,8 +66,9 @@ public final class TargetSettingsCheck {
         return problems;
     }
 
+    /** @param routingKeys whether the source's messages have a routing key for {@code {routing-key}} (RabbitMQ's do) */
     static List<String> defaultTargetProblems(String key, String inboundKey, Map<String, String> defaults, List<String> inbound,
-                                              TargetPolicy policy) {
+                                              TargetPolicy policy, boolean routingKeys) {
         List<String> problems = new ArrayList<>();
         defaults.forEach((source, text) -> {
             String entry = key + ": " + source + "=" + text;
@@ -74,8 +83,15 @@ public final class TargetSettingsCheck {
                 problems.add(entry + ": " + e.getMessage());
                 return;
             }
+            boolean template = RoutingKeyPlaceholder.isIn(text);
+            if (template && !routingKeys) {
+                problems.add(entry + ": " + RoutingKeyPlaceholder.PLACEHOLDER + " stands for a RabbitMQ routing key, and a Kafka record has none");
+                return;
+            }
             String unsupported = policy.whyUnsupported(target);
-            String forbidden = policy.whyForbidden(target);
+            String forbidden = template
+                    ? policy.whyForbiddenWhateverFollows(text.substring(0, text.indexOf(RoutingKeyPlaceholder.PLACEHOLDER)))
+                    : policy.whyForbidden(target);
             if (unsupported != null) {
                 problems.add(entry + ": " + unsupported);
             } else if (forbidden != null) {

@@ -7,6 +7,7 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.Excerpt;
 import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
+import io.github.redisdelaybridge.message.RoutingKeyPlaceholder;
 import io.github.redisdelaybridge.message.StrictUtf8;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
@@ -126,13 +127,27 @@ public final class DelayRequestValidator {
     }
 
     private Target target(InboundMessage message) throws Rejection {
-        String text = text(message, HeaderNames.TARGET, HeaderNames.MAX_TARGET_BYTES, DeadLetterReason.INVALID_TARGET)
-                .orElse(defaultTargets.get(message.source()));
+        Optional<String> header = text(message, HeaderNames.TARGET, HeaderNames.MAX_TARGET_BYTES, DeadLetterReason.INVALID_TARGET);
+        String text = header.orElse(defaultTargets.get(message.source()));
         if (text == null) {
             throw new Rejection(DeadLetterReason.MISSING_TARGET,
                     "no x-target header, and " + message.source() + " has no default target configured");
         }
-        return targetChecks.check(text.strip());
+        return targetChecks.check(withRoutingKey(text.strip(), message, header.isPresent() ? "x-target" : "the default target of "
+                + message.source()));
+    }
+
+    /** The target text with {@code {routing-key}} replaced by the message's routing key; {@code named}: where the text came from. */
+    private static String withRoutingKey(String text, InboundMessage message, String named) throws Rejection {
+        if (!RoutingKeyPlaceholder.isIn(text)) {
+            return text;
+        }
+        if (message.routingKey() == null) {
+            throw new Rejection(DeadLetterReason.INVALID_TARGET, named + " '" + Excerpt.of(text) + "' names "
+                    + RoutingKeyPlaceholder.PLACEHOLDER + ", the routing key of a message from RabbitMQ; this message has none"
+                    + " (it came from " + Excerpt.of(message.origin()) + ")");
+        }
+        return RoutingKeyPlaceholder.resolve(text, message.routingKey());
     }
 
     private String messageId(InboundMessage message) throws Rejection {

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param headers          all headers in arrival order, values as raw bytes
  * @param properties       broker properties that are not headers (AMQP content-type and the like)
  * @param body             the payload, or null for a Kafka tombstone
+ * @param routingKey       the routing key a RabbitMQ message was published with (what {@code {routing-key}} in its target
+ *                         stands for), or null for a Kafka record
  */
 public record InboundMessage(
         String origin,
@@ -24,7 +26,14 @@ public record InboundMessage(
         byte[] key,
         List<MessageHeader> headers,
         Map<String, String> properties,
-        byte[] body) {
+        byte[] body,
+        String routingKey) {
+
+    /** A message without a routing key: a Kafka record, or one the admin API sends through again. */
+    public InboundMessage(String origin, String source, String defaultMessageId, byte[] key, List<MessageHeader> headers,
+                          Map<String, String> properties, byte[] body) {
+        this(origin, source, defaultMessageId, key, headers, properties, body, null);
+    }
 
     /** The last value of a header, as Kafka's {@code lastHeader} would pick it. */
     public Optional<MessageHeader> lastHeader(String name) {

@@ -14,6 +14,13 @@ final class Glob {
         this.pattern = glob.strip();
     }
 
+    /** True if some text starting with {@code prefix} may match: the glob's part before its first star agrees with it. */
+    boolean mayMatchSomethingStartingWith(String prefix) {
+        int star = pattern.indexOf('*');
+        String literal = star < 0 ? pattern : pattern.substring(0, star);
+        return star < 0 ? literal.startsWith(prefix) : literal.startsWith(prefix) || prefix.startsWith(literal);
+    }
+
     boolean matches(String text) {
         int p = 0;
         int t = 0;

@@ -43,6 +43,20 @@ public final class TargetPolicy {
         return null;
     }
 
+    /**
+     * For a target text that continues with whatever a message brings ({@code {routing-key}}): null if some continuation
+     * of {@code prefix} may be allowed, else why none is. Each message's own target is still checked with {@link #whyForbidden}.
+     */
+    public String whyForbiddenWhateverFollows(String prefix) {
+        if (inbound.stream().anyMatch(glob -> glob.matches(prefix + "*") || glob.matches(prefix))) {
+            return "targets " + Excerpt.of(prefix, MAX_TARGET_CHARS) + "... include an inbound channel of this bridge: they would loop";
+        }
+        if (allowed.stream().noneMatch(glob -> glob.mayMatchSomethingStartingWith(prefix))) {
+            return "no target " + Excerpt.of(prefix, MAX_TARGET_CHARS) + "... is in the allow-list (bridge.targets.allowed)";
+        }
+        return null;
+    }
+
     /** Null if this instance can publish to the target's broker, else why not. */
     public String whyUnsupported(Target target) {
         String broker = target.broker().label();

@@ -36,7 +36,7 @@ record BrokerSettings(Path settingsFile, String kafkaBootstrap, String topic, Ma
 
     /** Without a settings file: the defaults of the distribution's config/application.properties, no security. */
     private static final RabbitMqSettings DEFAULT_RABBITMQ = new RabbitMqSettings(false, "127.0.0.1", 5672, "guest", "guest", "/",
-            null, true, List.of(DEFAULT_CHANNEL), Map.of(), Map.of(), 1, 1, 1, 0, 1, "rabbitmq:/delay.dlq");
+            null, true, List.of(DEFAULT_CHANNEL), Map.of(), Map.of(), Map.of(), 1, 1, 1, 0, 1, "rabbitmq:/delay.dlq");
 
     /**
      * @param environment the process's environment: the settings' overrides and secrets, and {@code BRIDGE_HOME}

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RabbitMqAddressOptionTest {
 
     private static final RabbitMqSettings SHIPPED = new RabbitMqSettings(false, "127.0.0.1", 5672, "guest", "guest", "/", null, true,
-            List.of("delay.inbound"), java.util.Map.of(), java.util.Map.of(), 10, 1, 10, 5, 3, "kafka:delay.dlq");
+            List.of("delay.inbound"), java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), 10, 1, 10, 5, 3, "kafka:delay.dlq");
 
     @Test
     void aUriThatCannotBeReadIsRefusedWithoutItsPassword() {

@@ -51,7 +51,8 @@ public final class RabbitMqBatchReader {
                 null,
                 headers,
                 propertiesOf(properties),
-                delivery.getBody());
+                delivery.getBody(),
+                properties.getReceivedRoutingKey());
     }
 
     private static Map<String, String> propertiesOf(MessageProperties p) {
