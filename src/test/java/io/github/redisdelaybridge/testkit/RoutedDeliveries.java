@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A consumer of one queue, as a consumer application is: subscribed (pushed deliveries, auto-ack), recording each
@@ -58,10 +59,15 @@ public final class RoutedDeliveries implements AutoCloseable {
 
     /** The deliveries so far, once {@code count} arrived or {@code timeout} passed, and after {@code settle} more for any extra. */
     public List<Delivery> await(int count, Duration timeout, Duration settle) {
+        return await(delivery -> true, count, timeout, settle);
+    }
+
+    /** As {@link #await(int, Duration, Duration)}, counting and returning only the deliveries {@code which} accepts. */
+    public List<Delivery> await(Predicate<Delivery> which, int count, Duration timeout, Duration settle) {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
         synchronized (deliveries) {
             try {
-                while (deliveries.size() < count && System.currentTimeMillis() < deadline) {
+                while (deliveries.stream().filter(which).count() < count && System.currentTimeMillis() < deadline) {
                     deliveries.wait(Math.max(1, deadline - System.currentTimeMillis()));
                 }
                 long settleUntil = System.currentTimeMillis() + settle.toMillis();
@@ -71,7 +77,7 @@ public final class RoutedDeliveries implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return List.copyOf(deliveries);
+            return deliveries.stream().filter(which).toList();
         }
     }
 
