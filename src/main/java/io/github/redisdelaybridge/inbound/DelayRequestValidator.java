@@ -21,7 +21,9 @@ import java.util.Optional;
  * Turns an inbound message into a schedule request, or rejects it with a stable reason. Checks the
  * delay headers, the target and the message id; never throws for bad input. A message with an
  * {@code x-control} header is a control request instead (cancel or reschedule the message named by
- * its {@code x-message-id}); its body, key, target and other headers are ignored.
+ * its {@code x-message-id}); its body, key, target and other headers are ignored. {@code {routing-key}} in a target
+ * ({@code x-target} or the source's default) is replaced by the message's routing key before the target is checked, so
+ * the allow-list and the loop guard judge, and the envelope stores, the target the message actually goes to.
  *
  * <p>Every header it reads is first held to its limit in bytes ({@link HeaderNames#MAX_DUE_TIME_BYTES} and the others),
  * before it is decoded or parsed: the time to decide a message does not grow with what a producer puts in a header, so

@@ -5,6 +5,8 @@ import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.message.MessageLogContext;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
@@ -276,7 +278,12 @@ public final class MessageScheduler {
     }
 
     private static DeadLetter deadLetterOf(InboundMessage message, DeadLetterReason reason, String detail) {
+        List<MessageHeader> headers = message.headers();
+        if (message.routingKey() != null) {
+            headers = new ArrayList<>(headers);
+            headers.add(MessageHeader.text(HeaderNames.DEAD_LETTER_ROUTING_KEY, message.routingKey()));
+        }
         return new DeadLetter(message.idForRecords(), reason, detail, message.origin(), "", 0,
-                message.key(), message.headers(), message.properties(), message.body());
+                message.key(), headers, message.properties(), message.body());
     }
 }

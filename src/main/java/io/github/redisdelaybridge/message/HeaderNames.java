@@ -26,6 +26,11 @@ public final class HeaderNames {
     public static final String DEAD_LETTER_DETAIL = "x-dead-letter-detail";
     /** Added on a dead letter: where the message came from, e.g. {@code kafka:delay.inbound/0@42}. */
     public static final String DEAD_LETTER_ORIGIN = "x-dead-letter-origin";
+    /**
+     * Added on a dead letter of a RabbitMQ message refused on the way in: the routing key it was published with, which the
+     * dead-letter channel's own routing replaces, so a replay can name the target {@code {routing-key}} would have made.
+     */
+    public static final String DEAD_LETTER_ROUTING_KEY = "x-dead-letter-routing-key";
     /** Added on a dead letter that failed delivery: attempts made. */
     public static final String DEAD_LETTER_ATTEMPTS = "x-dead-letter-attempts";
     /**

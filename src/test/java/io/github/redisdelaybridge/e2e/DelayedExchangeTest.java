@@ -168,6 +168,9 @@ class DelayedExchangeTest {
         Map<String, String> expected = new LinkedHashMap<>();
         cases.forEach((id, c) -> expected.put(id, (String) c[2]));
         assertThat(reasons).containsExactlyInAnyOrderEntriesOf(expected);
+        assertThat(deadLetters).filteredOn(d -> !"unroutable".equals(d.headerText("x-message-id")))
+                .as("refused on the way in: the routing key kept for a replay").allSatisfy(d ->
+                        assertThat(d.headerText("x-dead-letter-routing-key")).isEqualTo("order.created.eu"));
         Received unroutable = deadLetters.stream().filter(d -> "unroutable".equals(d.headerText("x-message-id"))).findFirst().orElseThrow();
         assertThat(unroutable.headerText("x-dead-letter-detail")).contains("NO_ROUTE");
         assertThat(unroutable.headerText("x-target")).isEqualTo("rabbitmq:" + ORDERS + "/invoice.paid");

@@ -17,7 +17,8 @@ import org.springframework.amqp.core.MessageProperties;
 /**
  * Reads a batch of RabbitMQ deliveries (raw AMQP messages, {@link RabbitMqDeliveries}) into broker-neutral inbound
  * messages, stored together like a Kafka poll. Header values keep their AMQP types; the properties worth delivering
- * again are kept as text ({@link AmqpProperties}). The acknowledgement is one {@code basic.ack} with {@code multiple}
+ * again are kept as text ({@link AmqpProperties}), and the routing key each was published with is read for
+ * {@code {routing-key}} in its target (through an inbound or delayed exchange, the producer's key). The acknowledgement is one {@code basic.ack} with {@code multiple}
  * for the whole batch.
  *
  * <p>Default message id: the AMQP {@code message-id} property, else {@code rabbitmq-<random UUID>}. A
