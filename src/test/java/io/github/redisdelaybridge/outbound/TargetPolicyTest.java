@@ -28,6 +28,19 @@ class TargetPolicyTest {
     }
 
     @Test
+    void aTargetThatEndsWithWhateverAMessageBringsIsAllowedIfSomeEndingMayBe() {
+        TargetPolicy policy = new TargetPolicy(List.of("rabbitmq:orders/order.*", "rabbitmq:audit/all", "kafka:*"),
+                Set.of("rabbitmq:orders.delayed/*"), BOTH_BROKERS);
+
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:orders/")).isNull();
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:orders/order.created.")).isNull();
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:audit/")).as("the exact target audit/all may follow").isNull();
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:orders/invoice.")).contains("allow-list");
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:billing/")).contains("allow-list");
+        assertThat(policy.whyForbiddenWhateverFollows("rabbitmq:orders.delayed/")).contains("would loop");
+    }
+
+    @Test
     void globWithoutStarMatchesExactlyOneTarget() {
         TargetPolicy policy = allowing("kafka:orders");
 
