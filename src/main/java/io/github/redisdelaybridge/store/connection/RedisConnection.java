@@ -150,6 +150,14 @@ public final class RedisConnection implements AutoCloseable {
         return current != null && current.isOpen();
     }
 
+    /**
+     * Runs {@code listener} whenever a connection to a Redis server opens (the first one, a reconnect, a new master after
+     * a failover, a Cluster node); not for the short connections to sentinels. On Lettuce's event thread: it must not block.
+     */
+    void onConnected(Runnable listener) {
+        eventLog.onConnected(listener);
+    }
+
     /** What {@code bridge.redis.uri} named, for log lines. */
     public String description() {
         return description;
