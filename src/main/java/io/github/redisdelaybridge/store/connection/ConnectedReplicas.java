@@ -94,6 +94,20 @@ public final class ConnectedReplicas {
         });
     }
 
+    /**
+     * True when every master was read within {@link #READING_TTL_MS} and none has a replica connected: {@code auto} then
+     * has nothing to wait for, and a batch needs no fence (one node with no replica costs no more than wait-replicas=0).
+     */
+    boolean noneConnectedAnywhere() {
+        long now = clock.getAsLong();
+        return !byMaster.isEmpty() && byMaster.values().stream().allMatch(r -> r.replicas() == 0 && now - r.readAtMs() < READING_TTL_MS);
+    }
+
+    /** Every master's count is read again before it is used next (a connection opened: perhaps to another master). */
+    void forgetAll() {
+        byMaster.replaceAll((master, reading) -> new Reading(reading.identity(), master, reading.replicas(), Long.MIN_VALUE / 2));
+    }
+
     /** After a full read of every master: the masters not among {@code current} are gone (failed over). */
     void keepOnly(List<Reading> current) {
         byMaster.keySet().retainAll(current.stream().map(Reading::master).toList());

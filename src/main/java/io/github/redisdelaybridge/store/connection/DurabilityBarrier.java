@@ -79,7 +79,10 @@ public final class DurabilityBarrier {
         this.plan = settings.localFsync() == DurabilitySettings.LocalFsync.FALSE ? plan(false) : null;
         if (redis != null) {
             // a reconnect may be to another master (a failover): its replicas are read at once, for the gauges and the log
-            redis.onConnected(this::refreshReplicas);
+            redis.onConnected(() -> {
+                replicas.forgetAll();
+                refreshReplicas();
+            });
         }
     }
 
@@ -153,7 +156,8 @@ public final class DurabilityBarrier {
             return CompletableFuture.failedFuture(new DurabilityNotConfirmedException(
                     "the Redis servers have not been checked yet, so it is not known how to confirm durable writes"));
         }
-        if (current.sendsNothing()) {
+        if (current.sendsNothing() || (current.waitsForEveryConnectedReplica() && !current.waitAof() && current.minReplicas() == 0
+                && replicas.noneConnectedAnywhere())) {
             return CompletableFuture.completedFuture(Fence.NONE);
         }
         List<CompletableFuture<StatefulRedisConnection<byte[], byte[]>>> lookups = new ArrayList<>();

@@ -73,6 +73,28 @@ class ConnectedReplicasTest {
     }
 
     @Test
+    void aMasterWithoutReplicaNeedsNoFenceUntilAReplicaAttaches() throws Exception {
+        try (RedisServerProcess master = new RedisServerProcess("alone-master", false).start();
+             RedisServerProcess replica = new RedisServerProcess("alone-replica", false).replicaOf(master);
+             RedisConnection redis = new RedisConnection(master.uri(), Duration.ofSeconds(5))) {
+            DurabilityBarrier barrier = new DurabilityBarrier(redis, new Keys("alone", 1), AUTO);
+            barrier.serversChecked(List.of());
+            barrier.refreshReplicas().get(5, TimeUnit.SECONDS);
+            assertThat(barrier.open(List.of(0)).get(5, TimeUnit.SECONDS)).as("no replica anywhere: nothing to wait for, as with 0")
+                    .isSameAs(DurabilityBarrier.Fence.NONE);
+
+            replica.start();
+            awaitOnlineReplicas(master, 1);
+            Thread.sleep(ConnectedReplicas.READING_TTL_MS);
+            DurabilityBarrier.Fence fence = barrier.open(List.of(0)).get(5, TimeUnit.SECONDS);
+            assertThat(fence).as("the count is read again within a second").isNotSameAs(DurabilityBarrier.Fence.NONE);
+            write(redis, "d");
+            assertThat(confirmUntilAnswered(fence)).isTrue();
+            assertThat(barrier.replicas().snapshot()).containsExactly(new MasterReplicas("127.0.0.1:" + master.port(), 1, 1));
+        }
+    }
+
+    @Test
     void onlineReplicasAreCountedFromInfoReplication() {
         String info = "# Replication\r\nrole:master\r\nconnected_slaves:2\r\n"
                 + "slave0:ip=10.0.0.3,port=6379,state=online,offset=98,lag=0\r\n"
