@@ -68,6 +68,9 @@ public final class DurabilityBarrier {
     private final Keys keys;
     private final DurabilitySettings settings;
     private final ConnectedReplicas replicas;
+    /** The read of every master's replicas under way, if any; and whether another was asked for meanwhile. */
+    private CompletableFuture<Void> refreshing;
+    private boolean refreshAgain;
     /** Null until the server check has said whether WAITAOF is wanted and available. */
     private volatile Plan plan;
 
@@ -112,6 +115,31 @@ public final class DurabilityBarrier {
         if (redis == null) {
             return CompletableFuture.completedFuture(null);
         }
+        // a Cluster topology refresh opens a connection to every node: one read serves them all, and one more after it
+        CompletableFuture<Void> current;
+        synchronized (this) {
+            if (refreshing != null) {
+                refreshAgain = true;
+                return refreshing;
+            }
+            current = readAllMasters();
+            refreshing = current;
+        }
+        current.whenComplete((done, failed) -> {
+            boolean again;
+            synchronized (this) {
+                refreshing = null;
+                again = refreshAgain;
+                refreshAgain = false;
+            }
+            if (again) {
+                refreshReplicas();
+            }
+        });
+        return current;
+    }
+
+    private CompletableFuture<Void> readAllMasters() {
         return redis.masterConnections().thenCompose(masters -> {
             List<CompletableFuture<ConnectedReplicas.Reading>> readings = new ArrayList<>();
             masters.forEach(master -> readings.add(replicas.read(master.connection())));

@@ -92,6 +92,10 @@ public final class RedisConnection implements AutoCloseable {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(Duration.ofSeconds(30))
                             .enableAllAdaptiveRefreshTriggers()
+                            // Lettuce's default lets one adaptive refresh in per 30 s: the one a dead master's first failed
+                            // reconnects trigger comes before the cluster has promoted its replica, and the next would wait
+                            // out the rest of those 30 s, with that master's slots unreachable (ingest held) all along
+                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(2))
                             .build())
                     .build());
             this.client = clusterClient;
