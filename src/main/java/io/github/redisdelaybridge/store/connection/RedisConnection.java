@@ -92,6 +92,10 @@ public final class RedisConnection implements AutoCloseable {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(Duration.ofSeconds(30))
                             .enableAllAdaptiveRefreshTriggers()
+                            // Lettuce's default lets one adaptive refresh in per 30 s: the one a dead master's first failed
+                            // reconnects trigger comes before the cluster has promoted its replica, and the next would wait
+                            // out the rest of those 30 s, with that master's slots unreachable (ingest held) all along
+                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(2))
                             .build())
                     .build());
             this.client = clusterClient;
@@ -148,6 +152,14 @@ public final class RedisConnection implements AutoCloseable {
     public boolean isConnected() {
         StatefulConnection<byte[], byte[]> current = connection;
         return current != null && current.isOpen();
+    }
+
+    /**
+     * Runs {@code listener} whenever a connection to a Redis server opens (the first one, a reconnect, a new master after
+     * a failover, a Cluster node); not for the short connections to sentinels. On Lettuce's event thread: it must not block.
+     */
+    void onConnected(Runnable listener) {
+        eventLog.onConnected(listener);
     }
 
     /** What {@code bridge.redis.uri} named, for log lines. */
