@@ -9,10 +9,14 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
+import io.github.redisdelaybridge.store.connection.RedisConnection;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
+import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
 import io.github.redisdelaybridge.testkit.StoreFaces;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +83,28 @@ class PendingBacklogStoreTest {
 
     @Test
     void aCursorPagesThroughManySlotsWithoutDuplicatesOrGapsWhileMessagesComeAndGo() throws Exception {
-        StoreFaces store = storeWith(8);
+        pageThroughWhileMessagesComeAndGo(storeWith(8));
+    }
+
+    @Test
+    void onARedisClusterTheSlotsOfEveryMasterArePagedAndCountedAsOne() throws Exception {
+        try (RedisClusterProcesses cluster = new RedisClusterProcesses(3);
+             RedisConnection connection = new RedisConnection(RedisConnection.uris(cluster.uris()), true, Duration.ofMillis(5_000))) {
+            StoreFaces store = StoreFaces.over(connection.async(), new Keys("backlog-cluster", 9),
+                    new StoreLimits(MAX_DELAY_MS, WINDOW_MS, WINDOW_MS, 1_000, 60_000));
+            Set<Integer> masters = new HashSet<>();
+            for (int slot = 0; slot < 9; slot++) {
+                masters.add(cluster.portOwning(store.keys().due(slot)));
+            }
+            assertThat(masters).as("the slots are spread over every master").hasSize(3);
+
+            pageThroughWhileMessagesComeAndGo(store);
+            assertThat(await(store.inspection().countPending(PendingFilter.EVERY)).inDueRange()).as("the slots of every master counted")
+                    .isEqualTo(await(store.inspection().stats()).pending()).isGreaterThan(600);
+        }
+    }
+
+    private static void pageThroughWhileMessagesComeAndGo(StoreFaces store) throws Exception {
         PendingFilter filter = new PendingFilter(10_000L, 900_000L, "kafka:keep.*");
         List<ScheduleRequest> initial = new ArrayList<>();
         Set<String> expected = new LinkedHashSet<>();
