@@ -21,6 +21,7 @@ import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleScript;
 import io.github.redisdelaybridge.store.ingest.StoreDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.CountPendingScript;
 import io.github.redisdelaybridge.store.inspection.DeleteDeadLetterScript;
 import io.github.redisdelaybridge.store.inspection.DueHistogramScript;
 import io.github.redisdelaybridge.store.inspection.GaugesScript;
@@ -28,6 +29,7 @@ import io.github.redisdelaybridge.store.inspection.InspectScript;
 import io.github.redisdelaybridge.store.inspection.ListDeadLettersScript;
 import io.github.redisdelaybridge.store.inspection.ListPendingScript;
 import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.PendingFilter;
 import io.github.redisdelaybridge.store.inspection.ReplayDeadLetterScript;
 import io.github.redisdelaybridge.store.inspection.StatsScript;
 import java.io.IOException;
@@ -77,6 +79,7 @@ class ScriptContractsTest {
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
+            Map.entry("countPending", CountPendingScript.call(KEYS, 1, new PendingFilter(5L, 10L, "kafka:*"), 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10, NameLimits.DEFAULT)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
