@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores accepted messages in Redis, applies control messages (cancel, reschedule), and sends rejected
+ * Stores accepted messages in Redis, applies control messages (cancel, reschedule, replace), and sends rejected
  * ones to the dead-letter channel, and returns only when all of it is confirmed. Until then nothing is
  * acknowledged upstream. A control message is never delivered anywhere.
  *
@@ -227,8 +227,8 @@ public final class MessageScheduler {
             Rejection refused = controlApplier.report(control);
             if (refused != null) {
                 tally.rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
-            } else if (control.change() != null && control.change().dueAt() >= 0) {
-                tally.earliestDue = Math.min(tally.earliestDue, control.change().dueAt());
+            } else if (control.newDueAt() >= 0) {
+                tally.earliestDue = Math.min(tally.earliestDue, control.newDueAt());
             }
         }
     }
