@@ -52,7 +52,8 @@ codes.capAt(tonumber(ARGV[7]), tonumber(ARGV[8]))
 local ids = memberIds(codes)
 local members = ids.lookupMembers(id)
 
--- Read the old message: where it stands, and under which member (no write before this decides).
+-- Read the old message: where it stands, and under which member (no write before this decides). Its payload is the
+-- payloads hash's field `old` until the HSET below overwrites it: what the old message held is read here, if needed.
 local old
 for _, member in ipairs(members) do
   if redis.call('ZSCORE', KEYS[3], member) then return { -1, 0 } end

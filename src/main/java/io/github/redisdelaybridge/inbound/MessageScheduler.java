@@ -269,7 +269,7 @@ public final class MessageScheduler {
         }
         String detail = "x-message-id '" + DeadLetter.bounded(request.messageId(), 200) + "' is already taken by a message with a"
                 + " different payload (target, key, headers or body differ), " + standing + "; this message was not stored. Give it"
-                + " an id of its own, or cancel the pending one first";
+                + " an id of its own, or send it with x-control: replace to replace the pending one";
         LOG.warn("dead-lettering the message from {} as duplicate-id: {}", message.origin(), detail);
         return new DeadLetter(message.defaultMessageId(), DeadLetterReason.DUPLICATE_ID, detail, message.origin(), "", 0,
                 message.key(), message.headers(), message.properties(), message.body());
