@@ -1,11 +1,13 @@
 package io.github.redisdelaybridge.inbound;
 
+import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.Via;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.ingest.Replacement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,13 +26,22 @@ import org.slf4j.LoggerFactory;
  * reschedule that comes too late (the message is in flight or delivered) changes nothing: it is logged
  * as a warning and counted ({@code bridge_cancels_total{outcome="in-flight"}}), not dead-lettered,
  * since the control message itself was valid and replaying it later could not help.
+ *
+ * <p>A replace carries a payload of its own, so a replace that changes nothing (the message in flight, delivered,
+ * cancelled, a dead letter or unknown) is dead-lettered as {@code not-replaced}, saying where the id stands: the
+ * replacement is never dropped silently, nor delivered besides the old payload.
  */
 final class ControlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlApplier.class);
 
-    /** One control message and what it did: a cancel outcome or a due-time change. */
-    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
+    /** One control message and what it did: a cancel outcome, a due-time change or a replacement (the other two null). */
+    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change, Replacement replacement) {
+
+        /** The due time the control gave its message (epoch ms), or -1. */
+        long newDueAt() {
+            return change != null ? change.dueAt() : replacement != null ? replacement.dueAt() : -1;
+        }
     }
 
     private final IngestStore store;
@@ -57,9 +68,12 @@ final class ControlApplier {
 
     private CompletableFuture<Applied> applyOne(ValidatedMessage.Control control) {
         if (control.request() instanceof ControlRequest.Reschedule reschedule) {
-            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change));
+            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change, null));
         }
-        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null));
+        if (control.request() instanceof ControlRequest.Replace replace) {
+            return store.replace(replace.replacement()).thenApply(replaced -> new Applied(control, null, null, replaced));
+        }
+        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null, null));
     }
 
     /** Logs and counts what a control did; returns why the control message must be dead-lettered, or null. */
@@ -82,6 +96,9 @@ final class ControlApplier {
             }
             return null;
         }
+        if (applied.replacement() != null) {
+            return reportReplace(applied.replacement(), id, origin);
+        }
         DueTimeChange change = applied.change();
         metrics.reschedule(change.outcome(), Via.MESSAGE);
         switch (change.outcome()) {
@@ -95,5 +112,33 @@ final class ControlApplier {
             }
         }
         return null;
+    }
+
+    private Rejection reportReplace(Replacement replacement, String id, String origin) {
+        metrics.replace(replacement.outcome(), Via.MESSAGE);
+        String unchanged = "; this replacement was not stored and will not be delivered";
+        return switch (replacement.outcome()) {
+            case REPLACED -> {
+                LOG.info("replaced {} (control message {}): new payload, now due at {}", id, origin, replacement.dueAt());
+                yield null;
+            }
+            case IN_FLIGHT -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' is in flight: it is"
+                    + " being delivered with its old payload" + unchanged);
+            case ALREADY_DELIVERED -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' was delivered"
+                    + " already (within the dedupe window)" + unchanged);
+            case ALREADY_CANCELLED -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' was cancelled"
+                    + " (within the cancel window)" + unchanged);
+            case DEAD_LETTER -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' is a dead letter"
+                    + " (replay or delete it over the admin API)" + unchanged);
+            case NOT_FOUND -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' names no pending"
+                    + " message (not arrived yet, or long gone); a replace never creates one: send it without x-control to store it"
+                    + " as a new message" + unchanged);
+            case DELAY_TOO_LONG -> new Rejection(DeadLetterReason.DELAY_TOO_LONG,
+                    "x-deliver-at lies beyond the maximum delay, measured on the Redis clock; the pending message was not replaced");
+        };
+    }
+
+    private static String bounded(String id) {
+        return DeadLetter.bounded(id, 200);
     }
 }

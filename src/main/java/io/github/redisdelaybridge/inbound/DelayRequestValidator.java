@@ -20,14 +20,15 @@ import java.util.Optional;
 /**
  * Turns an inbound message into a schedule request, or rejects it with a stable reason. Checks the
  * delay headers, the target and the message id; never throws for bad input. A message with an
- * {@code x-control} header is a control request instead (cancel or reschedule the message named by
- * its {@code x-message-id}); its body, key, target and other headers are ignored. {@code {routing-key}} in a target
- * ({@code x-target} or the source's default) is replaced by the message's routing key before the target is checked, so
- * the allow-list and the loop guard judge, and the envelope stores, the target the message actually goes to.
+ * {@code x-control} header is a control request instead (cancel, reschedule or replace the message named by
+ * its {@code x-message-id}); the body, key, target and other headers of a cancel or reschedule are ignored, while a
+ * replace carries the replacement and is checked exactly as a new message is (same limits, same reasons).
+ * {@code {routing-key}} in a target ({@code x-target} or the source's default) is replaced by the message's routing key before
+ * the target is checked, so the allow-list and the loop guard judge, and the envelope stores, the target the message actually goes to.
  *
  * <p>Every header it reads is first held to its limit in bytes ({@link HeaderNames#MAX_DUE_TIME_BYTES} and the others),
  * before it is decoded or parsed: the time to decide a message does not grow with what a producer puts in a header, so
- * one record cannot hold its partition. A control message is not held to the payload limit: only its short headers are
+ * one record cannot hold its partition. A cancel or reschedule is not held to the payload limit: only its short headers are
  * read, and its body is dropped.
  */
 public final class DelayRequestValidator {
@@ -74,16 +75,24 @@ public final class DelayRequestValidator {
     }
 
     private ScheduleRequest toRequest(InboundMessage message) throws Rejection {
+        return requestOf(message, messageId(message));
+    }
+
+    /**
+     * The message as it is to be stored under {@code messageId}: held to the payload limit, with its due time, its target,
+     * and the headers the bridge does not consume (a replace's {@code x-control} is one of those it consumes).
+     */
+    private ScheduleRequest requestOf(InboundMessage message, String messageId) throws Rejection {
         if (message.size() > maxPayloadBytes) {
             throw new Rejection(DeadLetterReason.PAYLOAD_TOO_LARGE,
                     "message is " + message.size() + " bytes (body, key and headers); the maximum is " + maxPayloadBytes);
         }
         DueTime dueTime = dueTime(message);
         Target target = target(message);
-        String messageId = messageId(message);
         List<MessageHeader> passedOn = new ArrayList<>(message.headers().size());
         for (MessageHeader header : message.headers()) {
-            if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)) {
+            if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)
+                    && !header.name().equals(HeaderNames.CONTROL)) {
                 passedOn.add(header);
             }
         }
@@ -100,8 +109,11 @@ public final class DelayRequestValidator {
         if (action.equalsIgnoreCase(ControlRequest.RESCHEDULE)) {
             return new ControlRequest.Reschedule(controlledMessageId(message, ControlRequest.RESCHEDULE), dueTime(message));
         }
-        throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "' or '"
-                + ControlRequest.RESCHEDULE + "', got '" + Excerpt.of(action) + "'");
+        if (action.equalsIgnoreCase(ControlRequest.REPLACE)) {
+            return new ControlRequest.Replace(requestOf(message, controlledMessageId(message, ControlRequest.REPLACE)));
+        }
+        throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "', '"
+                + ControlRequest.RESCHEDULE + "' or '" + ControlRequest.REPLACE + "', got '" + Excerpt.of(action) + "'");
     }
 
     /** The id a control message names: required, since a control message's own default id names nothing. */

@@ -30,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores accepted messages in Redis, applies control messages (cancel, reschedule), and sends rejected
+ * Stores accepted messages in Redis, applies control messages (cancel, reschedule, replace), and sends rejected
  * ones to the dead-letter channel, and returns only when all of it is confirmed. Until then nothing is
  * acknowledged upstream. A control message is never delivered anywhere.
  *
@@ -229,8 +229,8 @@ public final class MessageScheduler {
             Rejection refused = controlApplier.report(control);
             if (refused != null) {
                 tally.rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
-            } else if (control.change() != null && control.change().dueAt() >= 0) {
-                tally.earliestDue = Math.min(tally.earliestDue, control.change().dueAt());
+            } else if (control.newDueAt() >= 0) {
+                tally.earliestDue = Math.min(tally.earliestDue, control.newDueAt());
             }
         }
     }
@@ -271,7 +271,7 @@ public final class MessageScheduler {
         }
         String detail = "x-message-id '" + DeadLetter.bounded(request.messageId(), 200) + "' is already taken by a message with a"
                 + " different payload (target, key, headers or body differ), " + standing + "; this message was not stored. Give it"
-                + " an id of its own, or cancel the pending one first";
+                + " an id of its own, or send it with x-control: replace to replace the pending one";
         LOG.warn("dead-lettering the message from {} as duplicate-id: {}", message.origin(), detail);
         return new DeadLetter(message.defaultMessageId(), DeadLetterReason.DUPLICATE_ID, detail, message.origin(), "", 0,
                 message.key(), message.headers(), message.properties(), message.body());

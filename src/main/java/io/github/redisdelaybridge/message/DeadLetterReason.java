@@ -28,6 +28,11 @@ public enum DeadLetterReason {
      * would be dropped as a duplicate), so neither dropped nor allowed to replace it.
      */
     DUPLICATE_ID("duplicate-id"),
+    /**
+     * An {@code x-control: replace} whose message is not pending (in flight, delivered, cancelled, a dead letter, or not
+     * known): the replacement was not stored, and the message stands as it was.
+     */
+    NOT_REPLACED("not-replaced"),
     /** Body, key and headers together larger than the configured maximum. */
     PAYLOAD_TOO_LARGE("payload-too-large"),
     /** The target broker refused the message on every attempt. */

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The store as messages and controls from outside reach it: the inbound scheduler stores messages and applies their
- * cancel and reschedule controls, keeps the records of the messages it refuses, and the admin API's message writes (cancel,
+ * cancel, reschedule and replace controls, keeps the records of the messages it refuses, and the admin API's message writes (cancel,
  * new due time) run the same scripts. One Lua script per operation ({@code schedule.lua}: {@link ScheduleScript}); this class
  * chooses the calls (which slots, how many messages per call) and combines their results.
  */
@@ -94,5 +94,19 @@ public final class IngestStore {
     /** Gives a pending message a new due time; its envelope and attempt count stay. */
     public CompletableFuture<DueTimeChange> changeDueTime(String messageId, DueTime dueTime) {
         return runner.run(ChangeDueTimeScript.call(keys, messageId, dueTime, limits.maxDelayMs()));
+    }
+
+    /**
+     * Swaps the pending message with the replacement's id for the replacement (payload and due time), keeping its id and
+     * slot; an id that is not pending is left as it stands (never stored as a new message).
+     */
+    public CompletableFuture<Replacement> replace(ScheduleRequest replacement) {
+        return runner.run(ReplaceScript.call(keys, replacement, limits.maxDelayMs(), limits.dedupeWindowMs(), limits.cancelWindowMs(),
+                limits.names())).thenApply(replaced -> {
+                    if (replaced.uninterned()) {
+                        namesCap.storedUninterned(1);
+                    }
+                    return replaced.replacement();
+                });
     }
 }

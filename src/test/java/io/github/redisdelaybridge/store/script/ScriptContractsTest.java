@@ -18,6 +18,7 @@ import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
 import io.github.redisdelaybridge.store.dispatch.ResolveNamesScript;
 import io.github.redisdelaybridge.store.ingest.CancelScript;
 import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
+import io.github.redisdelaybridge.store.ingest.ReplaceScript;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleScript;
 import io.github.redisdelaybridge.store.ingest.StoreDeadLettersScript;
@@ -76,6 +77,7 @@ class ScriptContractsTest {
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
+            Map.entry("replace", ReplaceScript.call(KEYS, REQUEST, 10, 20, 30, NameLimits.DEFAULT)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
