@@ -16,7 +16,9 @@ import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
 import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
 import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
 import io.github.redisdelaybridge.store.dispatch.ResolveNamesScript;
+import io.github.redisdelaybridge.store.ingest.CancelGroupScript;
 import io.github.redisdelaybridge.store.ingest.CancelScript;
+import io.github.redisdelaybridge.store.ingest.RescheduleGroupScript;
 import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleScript;
@@ -73,6 +75,8 @@ class ScriptContractsTest {
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
+            Map.entry("cancelGroup", CancelGroupScript.call(KEYS, 1, "g", 10, 100, 0, false)),
+            Map.entry("rescheduleGroup", RescheduleGroupScript.call(KEYS, 1, "g", new DueTime.At(5), 10, 100, 0, 0, true)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
