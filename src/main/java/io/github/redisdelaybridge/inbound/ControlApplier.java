@@ -5,6 +5,7 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.Via;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.GroupOutcome;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,8 +30,8 @@ final class ControlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlApplier.class);
 
-    /** One control message and what it did: a cancel outcome or a due-time change. */
-    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
+    /** One control message and what it did: a cancel outcome, a due-time change, or what a group control did. */
+    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change, GroupOutcome group) {
     }
 
     private final IngestStore store;
@@ -45,10 +46,10 @@ final class ControlApplier {
         Map<String, CompletableFuture<?>> lastById = new HashMap<>();
         List<CompletableFuture<Applied>> applied = new ArrayList<>(controls.size());
         for (ValidatedMessage.Control control : controls) {
-            String id = control.request().messageId();
-            CompletableFuture<?> previous = lastById.getOrDefault(id, CompletableFuture.completedFuture(null));
+            String subject = control.request().subject();
+            CompletableFuture<?> previous = lastById.getOrDefault(subject, CompletableFuture.completedFuture(null));
             CompletableFuture<Applied> next = previous.thenCompose(done -> applyOne(control));
-            lastById.put(id, next);
+            lastById.put(subject, next);
             applied.add(next);
         }
         return CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new))
@@ -56,16 +57,28 @@ final class ControlApplier {
     }
 
     private CompletableFuture<Applied> applyOne(ValidatedMessage.Control control) {
-        if (control.request() instanceof ControlRequest.Reschedule reschedule) {
-            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change));
+        ControlRequest request = control.request();
+        if (request instanceof ControlRequest.Reschedule reschedule) {
+            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change, null));
         }
-        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null));
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            return store.cancelGroup(cancel.group(), false).thenApply(outcome -> new Applied(control, null, null, outcome));
+        }
+        if (request instanceof ControlRequest.RescheduleGroup reschedule) {
+            return store.rescheduleGroup(reschedule.group(), reschedule.dueTime(), false)
+                    .thenApply(outcome -> new Applied(control, null, null, outcome));
+        }
+        return store.cancel(((ControlRequest.Cancel) request).messageId(), true).thenApply(outcome -> new Applied(control, outcome, null, null));
     }
 
     /** Logs and counts what a control did; returns why the control message must be dead-lettered, or null. */
     Rejection report(Applied applied) {
-        String id = applied.control().request().messageId();
         String origin = applied.control().message().origin();
+        if (applied.group() != null) {
+            return reportGroup(applied.control().request(), applied.group(), origin);
+        }
+        String id = applied.control().request() instanceof ControlRequest.Cancel cancel ? cancel.messageId()
+                : ((ControlRequest.Reschedule) applied.control().request()).messageId();
         if (applied.cancel() != null) {
             metrics.cancel(applied.cancel(), Via.MESSAGE);
             switch (applied.cancel()) {
@@ -94,6 +107,22 @@ final class ControlApplier {
                         "x-deliver-at lies beyond the maximum delay, measured on the Redis clock");
             }
         }
+        return null;
+    }
+
+    private static Rejection reportGroup(ControlRequest request, GroupOutcome outcome, String origin) {
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            LOG.info("cancelled {} pending messages of group {} (control message {}); {} in flight left alone", outcome.changed(),
+                    cancel.group(), origin, outcome.inFlight());
+            return null;
+        }
+        ControlRequest.RescheduleGroup reschedule = (ControlRequest.RescheduleGroup) request;
+        if (outcome.tooLate()) {
+            return new Rejection(DeadLetterReason.DELAY_TOO_LONG, "the new due time of group " + reschedule.group()
+                    + " lies beyond the maximum delay, measured on the Redis clock; no message of it was changed");
+        }
+        LOG.info("rescheduled {} pending messages of group {} (control message {}): now due at {}; {} in flight left alone",
+                outcome.changed(), reschedule.group(), origin, outcome.dueAt(), outcome.inFlight());
         return null;
     }
 }
