@@ -11,6 +11,9 @@ import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
+import io.github.redisdelaybridge.store.inspection.GroupEntry;
+import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.Listing;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.util.ArrayList;
@@ -134,6 +137,30 @@ class GroupStoreTest {
 
         assertThat(zscore(store.keys().due(slot), "ghost")).isNull();
         assertThat(groupKeys()).isEmpty();
+    }
+
+    @Test
+    void listGroupPagesTheGroupInDueOrderAcrossSlots() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            schedule("m-" + i, "listed", new DueTime.AfterDelay(60_000 + (29 - i) * 1_000L));
+        }
+        schedule("first", "listed", new DueTime.At(1_000));
+        schedule("elsewhere", "other", new DueTime.AfterDelay(60_000));
+        assertThat(claimAll()).extracting(ClaimedMessage::messageId).containsExactly("first");
+
+        List<GroupEntry> seen = new ArrayList<>();
+        ListPosition after = null;
+        do {
+            Listing<GroupEntry> page = await(store.inspection().listGroup("listed", after, 7));
+            assertThat(page.entries().size()).isLessThanOrEqualTo(7);
+            seen.addAll(page.entries());
+            after = page.next();
+        } while (after != null);
+
+        assertThat(seen).extracting(GroupEntry::messageId).hasSize(31).startsWith("first", "m-29", "m-28").endsWith("m-0");
+        assertThat(seen.get(0).inFlight()).isTrue();
+        assertThat(seen.get(1).inFlight()).isFalse();
+        assertThat(seen).extracting(GroupEntry::dueAt).isSorted();
     }
 
     // --- helpers ----------------------------------------------------------------------------------------------

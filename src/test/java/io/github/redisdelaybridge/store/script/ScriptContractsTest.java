@@ -28,6 +28,7 @@ import io.github.redisdelaybridge.store.inspection.DueHistogramScript;
 import io.github.redisdelaybridge.store.inspection.GaugesScript;
 import io.github.redisdelaybridge.store.inspection.InspectScript;
 import io.github.redisdelaybridge.store.inspection.ListDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.ListGroupScript;
 import io.github.redisdelaybridge.store.inspection.ListPendingScript;
 import io.github.redisdelaybridge.store.inspection.ListPosition;
 import io.github.redisdelaybridge.store.inspection.ReplayDeadLetterScript;
@@ -81,6 +82,7 @@ class ScriptContractsTest {
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
+            Map.entry("listGroup", ListGroupScript.call(KEYS, 1, "g", AFTER, 5, 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10, NameLimits.DEFAULT)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
