@@ -11,7 +11,7 @@ import java.util.Set;
  * Command-line options of bin/benchmark.
  *
  * <pre>
- *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending,
+ *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending, groups,
  *                         herd, scaleout, rabbitmq-ingest, rabbitmq-precision, rabbitmq-drain, hostile, processes (last,
  *                         so that it finds the in-JVM figures of the run to compare with)
  *   --scale F             multiply every message count by F (default 1 = the counts of docs/benchmark.md)
@@ -35,7 +35,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                     Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup,
                     int precisionRate, boolean realtimeRedis) {
 
-    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "herd",
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "groups", "herd",
             "scaleout", "rabbitmq-ingest", "rabbitmq-precision", "rabbitmq-drain", "hostile", "processes");
 
     static BenchOptions parse(String[] args) {
