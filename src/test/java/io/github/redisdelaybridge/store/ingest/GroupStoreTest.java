@@ -53,6 +53,21 @@ class GroupStoreTest {
     }
 
     @Test
+    void theScriptsFindTheGroupAmongTypedHeadersAfterAKeyAndAnOriginNumber() throws Exception {
+        List<MessageHeader> headers = List.of(MessageHeader.amqp("count", 42), MessageHeader.text("trace", "t-1"),
+                MessageHeader.amqp(HeaderNames.GROUP, "amqp group"), MessageHeader.amqp("after", 1.5));
+        Envelope envelope = new Envelope("typed", "rabbitmq:/out", "rabbitmq:in.q/0@77", bytes("key"), headers, Map.of("priority", "5"),
+                bytes("body"));
+        await(store.ingest().schedule(List.of(new ScheduleRequest("typed", new DueTime.AfterDelay(60_000), envelope))));
+
+        assertThat(zrange(indexKeyOf("typed", "amqp group"))).containsExactly("typed");
+        DueTimeChange change = await(store.ingest().changeDueTime("typed", new DueTime.AfterDelay(120_000)));
+        assertThat(zscore(indexKeyOf("typed", "amqp group"), "typed")).as("a reschedule moves the index too").isEqualTo(change.dueAt());
+        assertThat(await(store.ingest().cancel("typed", false))).isEqualTo(CancelOutcome.WITHDRAWN);
+        assertThat(groupKeys()).isEmpty();
+    }
+
+    @Test
     void acknowledgeCancelAndDeadLetterCleanTheIndex() throws Exception {
         schedule("acked", "g", new DueTime.At(1_000));
         schedule("dead", "g", new DueTime.At(1_000));
