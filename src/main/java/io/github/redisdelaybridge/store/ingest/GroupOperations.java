@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
  * Cancels or reschedules every pending message of a group: slot after slot, each slot's index in batches of {@link #BATCH}
  * (one script call each, atomic), so that a group of any size never holds Redis for long. A message in flight is counted
  * and left alone. The due time of a reschedule is fixed by the first call (Redis's clock) and given to every later one.
+ * Each call is chained to the previous one's answer: no thread waits in between.
  */
 final class GroupOperations {
 
@@ -27,47 +28,39 @@ final class GroupOperations {
     }
 
     CompletableFuture<GroupOutcome> cancel(String group, boolean dryRun) {
-        return CompletableFuture.supplyAsync(() -> {
-            long cancelled = 0;
-            long inFlight = 0;
-            for (int slot = 0; slot < keys.slotCount(); slot++) {
-                long offset = 0;
-                CancelGroupScript.Batch batch;
-                do {
-                    batch = runner.run(CancelGroupScript.call(keys, slot, group, limits.cancelWindowMs(), BATCH, offset, dryRun)).join();
-                    cancelled += batch.cancelled();
-                    inFlight += batch.inFlight();
-                    offset = batch.nextOffset();
-                } while (!batch.done());
-            }
-            return new GroupOutcome(cancelled, inFlight, -1, false);
+        return cancelFrom(group, dryRun, 0, 0, new GroupOutcome(0, 0, -1, false));
+    }
+
+    private CompletableFuture<GroupOutcome> cancelFrom(String group, boolean dryRun, int slot, long offset, GroupOutcome sum) {
+        if (slot >= keys.slotCount()) {
+            return CompletableFuture.completedFuture(sum);
+        }
+        return runner.run(CancelGroupScript.call(keys, slot, group, limits.cancelWindowMs(), BATCH, offset, dryRun)).thenCompose(batch -> {
+            GroupOutcome added = new GroupOutcome(sum.changed() + batch.cancelled(), sum.inFlight() + batch.inFlight(), -1, false);
+            return batch.done() ? cancelFrom(group, dryRun, slot + 1, 0, added) : cancelFrom(group, dryRun, slot, batch.nextOffset(), added);
         });
     }
 
     CompletableFuture<GroupOutcome> reschedule(String group, DueTime dueTime, boolean dryRun) {
-        return CompletableFuture.supplyAsync(() -> {
-            DueTime due = dueTime;
-            long rescheduled = 0;
-            long inFlight = 0;
-            long dueAt = -1;
-            for (int slot = 0; slot < keys.slotCount(); slot++) {
-                long phase = 0;
-                long offset = 0;
-                while (phase < RescheduleGroupScript.DONE) {
-                    RescheduleGroupScript.Batch batch = runner.run(RescheduleGroupScript.call(keys, slot, group, due, limits.maxDelayMs(),
-                            BATCH, phase, offset, dryRun)).join();
+        return rescheduleFrom(group, dueTime, dryRun, 0, 0, 0, new GroupOutcome(0, 0, -1, false));
+    }
+
+    private CompletableFuture<GroupOutcome> rescheduleFrom(String group, DueTime dueTime, boolean dryRun, int slot, long phase, long offset,
+                                                           GroupOutcome sum) {
+        if (slot >= keys.slotCount()) {
+            return CompletableFuture.completedFuture(sum);
+        }
+        return runner.run(RescheduleGroupScript.call(keys, slot, group, dueTime, limits.maxDelayMs(), BATCH, phase, offset, dryRun))
+                .thenCompose(batch -> {
                     if (batch.dueAt() < 0) {
-                        return new GroupOutcome(rescheduled, inFlight, -1, true);
+                        return CompletableFuture.completedFuture(new GroupOutcome(sum.changed(), sum.inFlight(), -1, true));
                     }
-                    dueAt = batch.dueAt();
-                    due = new DueTime.At(dueAt);
-                    rescheduled += batch.rescheduled();
-                    inFlight += batch.inFlight();
-                    phase = batch.nextPhase();
-                    offset = batch.nextOffset();
-                }
-            }
-            return new GroupOutcome(rescheduled, inFlight, dueAt, false);
-        });
+                    GroupOutcome added = new GroupOutcome(sum.changed() + batch.rescheduled(), sum.inFlight() + batch.inFlight(),
+                            batch.dueAt(), false);
+                    DueTime fixed = new DueTime.At(batch.dueAt());
+                    return batch.nextPhase() >= RescheduleGroupScript.DONE
+                            ? rescheduleFrom(group, fixed, dryRun, slot + 1, 0, 0, added)
+                            : rescheduleFrom(group, fixed, dryRun, slot, batch.nextPhase(), batch.nextOffset(), added);
+                });
     }
 }
