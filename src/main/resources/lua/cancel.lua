@@ -20,6 +20,7 @@
   KEYS[7] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[8] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[9] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
+  KEYS[10] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message id
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -39,6 +40,7 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/memberIds
+-- @include lib/groups
 local id = ARGV[1]
 local cancelWindow = tonumber(ARGV[2])
 local dedupeWindow = tonumber(ARGV[3])
@@ -63,6 +65,8 @@ local function outcome()
   if memberIn(KEYS[3]) then return -1 end
   local pending = memberIn(KEYS[1])
   if pending then
+    local group = groupOf(redis.call('HGET', KEYS[2], pending))
+    if group then groupIndexRemove(KEYS[10], group, pending) end
     redis.call('ZREM', KEYS[1], pending)
     redis.call('HDEL', KEYS[2], pending)
     redis.call('HDEL', KEYS[4], pending)

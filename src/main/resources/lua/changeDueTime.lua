@@ -10,6 +10,8 @@
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[4] payloads       HASH  field = message member, value = envelope bytes (read for its group)
+  KEYS[5] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -22,6 +24,7 @@
     -3 the new due time lies beyond the maximum delay; nothing changed
 ]]
 -- @include lib/memberIds
+-- @include lib/groups
 local id = ARGV[1]
 local ids = memberIds(nameCodes(KEYS[3]))
 local members = ids.lookupMembers(id)
@@ -36,4 +39,6 @@ local due
 if ARGV[2] == 'delay' then due = now + tonumber(ARGV[3]) else due = tonumber(ARGV[3]) end
 if due - now > tonumber(ARGV[4]) then return -3 end
 redis.call('ZADD', KEYS[1], 'XX', due, pending)
+local group = groupOf(redis.call('HGET', KEYS[4], pending))
+if group then groupIndexMove(KEYS[5], group, pending, due) end
 return due

@@ -13,6 +13,7 @@
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
   KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[7] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
+  KEYS[8] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -30,6 +31,9 @@ local member, token, id = ARGV[1], ARGV[2], ARGV[6]
 if not holdsLease(KEYS[1], member, token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
+-- @include lib/groups
+local group = groupOf(redis.call('HGET', KEYS[2], member))
+if group then groupIndexRemove(KEYS[8], group, member) end
 redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)

@@ -6,6 +6,7 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.Via;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.GroupOutcome;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
 import io.github.redisdelaybridge.store.ingest.Replacement;
 import java.util.ArrayList;
@@ -35,12 +36,22 @@ final class ControlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlApplier.class);
 
-    /** One control message and what it did: a cancel outcome, a due-time change or a replacement (the other two null). */
-    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change, Replacement replacement) {
+    /**
+     * One control message and what it did: a cancel outcome, a due-time change, a replacement, or what a group control did
+     * (the others null).
+     */
+    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change, Replacement replacement,
+            GroupOutcome group) {
 
-        /** The due time the control gave its message (epoch ms), or -1. */
+        /** The due time the control gave its message or group (epoch ms), or -1. */
         long newDueAt() {
-            return change != null ? change.dueAt() : replacement != null ? replacement.dueAt() : -1;
+            if (change != null) {
+                return change.dueAt();
+            }
+            if (replacement != null) {
+                return replacement.dueAt();
+            }
+            return group != null && group.changed() > 0 && !group.tooLate() ? group.dueAt() : -1;
         }
     }
 
@@ -56,10 +67,10 @@ final class ControlApplier {
         Map<String, CompletableFuture<?>> lastById = new HashMap<>();
         List<CompletableFuture<Applied>> applied = new ArrayList<>(controls.size());
         for (ValidatedMessage.Control control : controls) {
-            String id = control.request().messageId();
-            CompletableFuture<?> previous = lastById.getOrDefault(id, CompletableFuture.completedFuture(null));
+            String subject = control.request().subject();
+            CompletableFuture<?> previous = lastById.getOrDefault(subject, CompletableFuture.completedFuture(null));
             CompletableFuture<Applied> next = previous.thenCompose(done -> applyOne(control));
-            lastById.put(id, next);
+            lastById.put(subject, next);
             applied.add(next);
         }
         return CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new))
@@ -67,19 +78,35 @@ final class ControlApplier {
     }
 
     private CompletableFuture<Applied> applyOne(ValidatedMessage.Control control) {
-        if (control.request() instanceof ControlRequest.Reschedule reschedule) {
-            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change, null));
+        ControlRequest request = control.request();
+        if (request instanceof ControlRequest.Reschedule reschedule) {
+            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime())
+                    .thenApply(change -> new Applied(control, null, change, null, null));
         }
-        if (control.request() instanceof ControlRequest.Replace replace) {
-            return store.replace(replace.replacement()).thenApply(replaced -> new Applied(control, null, null, replaced));
+        if (request instanceof ControlRequest.Replace replace) {
+            return store.replace(replace.replacement()).thenApply(replaced -> new Applied(control, null, null, replaced, null));
         }
-        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null, null));
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            return store.cancelGroup(cancel.group(), false).thenApply(outcome -> new Applied(control, null, null, null, outcome));
+        }
+        if (request instanceof ControlRequest.RescheduleGroup reschedule) {
+            return store.rescheduleGroup(reschedule.group(), reschedule.dueTime(), false)
+                    .thenApply(outcome -> new Applied(control, null, null, null, outcome));
+        }
+        return store.cancel(((ControlRequest.Cancel) request).messageId(), true)
+                .thenApply(outcome -> new Applied(control, outcome, null, null, null));
     }
 
     /** Logs and counts what a control did; returns why the control message must be dead-lettered, or null. */
     Rejection report(Applied applied) {
-        String id = applied.control().request().messageId();
         String origin = applied.control().message().origin();
+        if (applied.group() != null) {
+            return reportGroup(applied.control().request(), applied.group(), origin);
+        }
+        ControlRequest request = applied.control().request();
+        String id = request instanceof ControlRequest.Cancel cancel ? cancel.messageId()
+                : request instanceof ControlRequest.Replace replace ? replace.messageId()
+                : ((ControlRequest.Reschedule) request).messageId();
         if (applied.cancel() != null) {
             metrics.cancel(applied.cancel(), Via.MESSAGE);
             switch (applied.cancel()) {
@@ -140,5 +167,21 @@ final class ControlApplier {
 
     private static String bounded(String id) {
         return DeadLetter.bounded(id, 200);
+    }
+
+    private static Rejection reportGroup(ControlRequest request, GroupOutcome outcome, String origin) {
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            LOG.info("cancelled {} pending messages of group {} (control message {}); {} in flight left alone", outcome.changed(),
+                    cancel.group(), origin, outcome.inFlight());
+            return null;
+        }
+        ControlRequest.RescheduleGroup reschedule = (ControlRequest.RescheduleGroup) request;
+        if (outcome.tooLate()) {
+            return new Rejection(DeadLetterReason.DELAY_TOO_LONG, "the new due time of group " + reschedule.group()
+                    + " lies beyond the maximum delay, measured on the Redis clock; no message of it was changed");
+        }
+        LOG.info("rescheduled {} pending messages of group {} (control message {}): now due at {}; {} in flight left alone",
+                outcome.changed(), reschedule.group(), origin, outcome.dueAt(), outcome.inFlight());
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
+
 import io.github.redisdelaybridge.message.AmqpProperties;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
@@ -89,6 +90,7 @@ public final class DelayRequestValidator {
         }
         DueTime dueTime = dueTime(message);
         Target target = target(message);
+        group(message);
         List<MessageHeader> passedOn = new ArrayList<>(message.headers().size());
         for (MessageHeader header : message.headers()) {
             if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)
@@ -112,8 +114,15 @@ public final class DelayRequestValidator {
         if (action.equalsIgnoreCase(ControlRequest.REPLACE)) {
             return new ControlRequest.Replace(requestOf(message, controlledMessageId(message, ControlRequest.REPLACE)));
         }
+        if (action.equalsIgnoreCase(ControlRequest.CANCEL_GROUP)) {
+            return new ControlRequest.CancelGroup(controlledGroup(message, ControlRequest.CANCEL_GROUP));
+        }
+        if (action.equalsIgnoreCase(ControlRequest.RESCHEDULE_GROUP)) {
+            return new ControlRequest.RescheduleGroup(controlledGroup(message, ControlRequest.RESCHEDULE_GROUP), dueTime(message));
+        }
         throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "', '"
-                + ControlRequest.RESCHEDULE + "' or '" + ControlRequest.REPLACE + "', got '" + Excerpt.of(action) + "'");
+                + ControlRequest.RESCHEDULE + "', '" + ControlRequest.REPLACE + "', '" + ControlRequest.CANCEL_GROUP + "' or '"
+                + ControlRequest.RESCHEDULE_GROUP + "', got '" + Excerpt.of(action) + "'");
     }
 
     /** The id a control message names: required, since a control message's own default id names nothing. */
@@ -123,6 +132,48 @@ public final class DelayRequestValidator {
                     "x-control: " + action + " needs x-message-id, the id of the message to " + action);
         }
         return messageId(message);
+    }
+
+    /** The group a group control names: required. */
+    private static String controlledGroup(InboundMessage message, String action) throws Rejection {
+        return group(message).orElseThrow(() -> new Rejection(DeadLetterReason.INVALID_CONTROL,
+                "x-control: " + action + " needs x-group, the group whose pending messages to " + action.replace("-group", "")));
+    }
+
+    /**
+     * The message's group, checked as the store reads it ({@code lua/lib/groups}): one {@code x-group} header, 1 to 256 bytes of
+     * printable UTF-8 text, as raw bytes or a RabbitMQ string or byte array (a typed number would be indexed as nothing).
+     * Its bytes are the group's name exactly, never stripped.
+     */
+    private static Optional<String> group(InboundMessage message) throws Rejection {
+        List<MessageHeader> headers = message.headers().stream().filter(h -> h.name().equals(HeaderNames.GROUP)).toList();
+        if (headers.isEmpty()) {
+            return Optional.empty();
+        }
+        if (headers.size() > 1) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group comes " + headers.size() + " times; a message has one group");
+        }
+        MessageHeader header = headers.get(0);
+        // an AMQP field value starts with its type: 'S' a long string, 'x' a byte array
+        byte[] fieldValue = header.value();
+        if (header.format() == MessageHeader.Format.AMQP && (fieldValue == null || fieldValue.length == 0
+                || (fieldValue[0] != 'S' && fieldValue[0] != 'x'))) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group must be a string or byte array, not the AMQP field type '"
+                    + (fieldValue == null || fieldValue.length == 0 ? "V" : Character.toString(fieldValue[0])) + "'");
+        }
+        String group = text(message, HeaderNames.GROUP, HeaderNames.MAX_GROUP_BYTES, DeadLetterReason.INVALID_GROUP).orElseThrow();
+        if (group.isEmpty()) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group must be 1 to " + HeaderNames.MAX_GROUP_BYTES
+                    + " bytes of UTF-8 text, not empty");
+        }
+        for (int i = 0; i < group.length(); i++) {
+            char c = group.charAt(i);
+            if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                throw new Rejection(DeadLetterReason.INVALID_GROUP, String.format("x-group holds the control character U+%04X at"
+                        + " character %d; a group must be printable text", (int) c, i));
+            }
+        }
+        return Optional.of(group);
     }
 
     private DueTime dueTime(InboundMessage message) throws Rejection {

@@ -140,7 +140,7 @@ public final class MessageScheduler {
             return parts;
         }
 
-        /** Every slot the batch may write to: of the messages, the ids controls name, and the dead letters' ids. */
+        /** Every slot the batch may write to: of the messages, the ids controls name (every slot for a group), and the dead letters' ids. */
         Set<Integer> slots(Keys keys) {
             Set<Integer> slots = new TreeSet<>();
             accepted.forEach(a -> {
@@ -149,7 +149,15 @@ public final class MessageScheduler {
                 slots.add(keys.slotOf(a.message().defaultMessageId())); // a duplicate-id dead letter is filed there
             });
             controls.forEach(c -> {
-                slots.add(keys.slotOf(c.request().messageId()));
+                if (c.request() instanceof ControlRequest.Cancel cancel) {
+                    slots.add(keys.slotOf(cancel.messageId()));
+                } else if (c.request() instanceof ControlRequest.Reschedule reschedule) {
+                    slots.add(keys.slotOf(reschedule.messageId()));
+                } else {
+                    for (int slot = 0; slot < keys.slotCount(); slot++) { // a group spans every slot
+                        slots.add(slot);
+                    }
+                }
                 slots.add(keys.slotOf(c.message().idForRecords()));
             });
             rejected.forEach(r -> slots.add(keys.slotOf(r.messageId())));

@@ -24,6 +24,11 @@ public enum DeadLetterReason {
     /** A control message with an unknown x-control action, or without the x-message-id of the message it controls. */
     INVALID_CONTROL("invalid-control"),
     /**
+     * An x-group that is empty, longer than 256 bytes, not UTF-8 text, holds a control character, is not a string (a typed
+     * RabbitMQ value), or comes more than once.
+     */
+    INVALID_GROUP("invalid-group"),
+    /**
      * An x-message-id that a pending or in-flight message already has, with a different payload: not a copy of it (that
      * would be dropped as a duplicate), so neither dropped nor allowed to replace it.
      */

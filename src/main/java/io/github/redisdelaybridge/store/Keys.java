@@ -108,6 +108,21 @@ public final class Keys {
         return key(slot, "cancelled");
     }
 
+    /**
+     * The prefix of the slot's group indexes: {@code <prefix><group name>} is a ZSET, member = message member, score = due
+     * time as scheduled or rescheduled, of the slot's pending and in-flight messages with that {@code x-group}
+     * ({@code lua/lib/groups}). The scripts append the group name, read from the payload they hold, so a script takes this
+     * prefix as a key of its slot; the name cannot leave the slot's hash tag, which comes before it.
+     */
+    public String groupIndexPrefix(int slot) {
+        return key(slot, "group:");
+    }
+
+    /** ZSET: the index of one group in a slot ({@link #groupIndexPrefix(int)}). */
+    public String groupIndex(int slot, String group) {
+        return groupIndexPrefix(slot) + group;
+    }
+
     /** HASH: field = message id, value = dead-letter record bytes ({@code deadletter/DeadLetterCodec}). */
     public String deadLetters(int slot) {
         return key(slot, "dead");

@@ -35,7 +35,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                     Map<String, String> bridgeOverrides, int waitQuietSeconds, int repeats, boolean warmup,
                     int precisionRate, boolean realtimeRedis) {
 
-    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "herd",
+    static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "groups", "herd",
             "scaleout", "rabbitmq-ingest", "rabbitmq-precision", "rabbitmq-drain", "hostile", "failover", "processes");
 
     static BenchOptions parse(String[] args) {

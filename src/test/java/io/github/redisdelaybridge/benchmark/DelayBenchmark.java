@@ -67,6 +67,7 @@ public final class DelayBenchmark {
                         case "cycle" -> cycle(env);
                         case "peers" -> peers(env);
                         case "pending" -> pending(env);
+                        case "groups" -> groups(env);
                         case "herd" -> herd(env);
                         case "scaleout" -> scaleOut(env);
                         case "rabbitmq-ingest" -> rabbitMqIngest(env);
@@ -486,6 +487,18 @@ public final class DelayBenchmark {
         if (!env.dedicatedRedis()) {
             table.note("memory was measured on a shared Redis (--redis): other clients' writes during the run distort it");
         }
+    }
+
+    private void groups(BenchEnvironment env) throws Exception {
+        GroupsScenario.Result r = GroupsScenario.measure(env, options.count(100_000, 10_000));
+        double extra = r.tenPerGroup() - r.ungrouped();
+        table.add(String.format("Redis memory a group adds per pending message (x-group, 12-char names, %,d messages)", r.count()),
+                "<= 40 bytes more than without a group",
+                String.format("10 per group: +%.0f bytes (%.0f vs %.0f without a group); a group of its own each: +%.0f; all in one group: +%.0f",
+                        extra, r.tenPerGroup(), r.ungrouped(), r.onePerGroup() - r.ungrouped(), r.oneGroup() - r.ungrouped()),
+                ResultTable.verdict(extra <= 40, String.format("+%.0f bytes with 10 per group", extra)));
+        table.add(String.format("time to cancel a group of %,d pending (DELETE /api/groups/{group})", GroupsScenario.CANCELLED_GROUP),
+                "-", String.format("%d ms, %,d cancelled (dry run: %d ms)", r.cancelMs(), r.cancelled(), r.dryRunMs()), "measured");
     }
 
     /**

@@ -24,6 +24,7 @@ public final class IngestStore {
     private final Keys keys;
     private final StoreLimits limits;
     private final NamesCapListener namesCap;
+    private final GroupOperations groups;
 
     public IngestStore(ScriptRunner runner, Keys keys, StoreLimits limits) {
         this(runner, keys, limits, NamesCapListener.NONE);
@@ -35,6 +36,7 @@ public final class IngestStore {
         this.keys = keys;
         this.limits = limits;
         this.namesCap = namesCap;
+        this.groups = new GroupOperations(runner, keys, limits);
     }
 
     public Keys keys() {
@@ -108,5 +110,18 @@ public final class IngestStore {
                     }
                     return replaced.replacement();
                 });
+    }
+
+    /**
+     * Withdraws every pending message of a group ({@code x-group}), as {@link #cancel} withdraws one (the cancel window
+     * applies); messages in flight are counted and left alone. A dry run counts and changes nothing.
+     */
+    public CompletableFuture<GroupOutcome> cancelGroup(String group, boolean dryRun) {
+        return groups.cancel(group, dryRun);
+    }
+
+    /** Gives every pending message of a group one new due time; messages in flight are counted and left alone. */
+    public CompletableFuture<GroupOutcome> rescheduleGroup(String group, DueTime dueTime, boolean dryRun) {
+        return groups.reschedule(group, dueTime, dryRun);
     }
 }

@@ -81,6 +81,19 @@ public final class InspectionStore {
                 .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(PendingTotals::plus).orElseThrow());
     }
 
+    /**
+     * A page of a group's pending and in-flight messages over all slots, in due order (then member order: {@link ListPosition}),
+     * starting after {@code after} (null: from the first): the group's index, so its cost grows with the page, not with
+     * what else is pending.
+     */
+    public CompletableFuture<Listing<GroupEntry>> listGroup(String group, ListPosition after, int limit) {
+        List<CompletableFuture<SlotPage<GroupEntry>>> pages = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            pages.add(runner.run(ListGroupScript.call(keys, slot, group, after, limit, LIST_SCAN_BUDGET)));
+        }
+        return SlotPage.mergeWhenDone(pages, limit);
+    }
+
     /** A page of dead letters over all slots, oldest first, starting after {@code after} (null: from the oldest). */
     public CompletableFuture<Listing<DeadLetterEntry>> listDeadLetters(ListPosition after, String reason, int limit) {
         List<CompletableFuture<SlotPage<DeadLetterEntry>>> pages = new ArrayList<>();

@@ -16,7 +16,9 @@ import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
 import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
 import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
 import io.github.redisdelaybridge.store.dispatch.ResolveNamesScript;
+import io.github.redisdelaybridge.store.ingest.CancelGroupScript;
 import io.github.redisdelaybridge.store.ingest.CancelScript;
+import io.github.redisdelaybridge.store.ingest.RescheduleGroupScript;
 import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
 import io.github.redisdelaybridge.store.ingest.ReplaceScript;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
@@ -28,6 +30,7 @@ import io.github.redisdelaybridge.store.inspection.DueHistogramScript;
 import io.github.redisdelaybridge.store.inspection.GaugesScript;
 import io.github.redisdelaybridge.store.inspection.InspectScript;
 import io.github.redisdelaybridge.store.inspection.ListDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.ListGroupScript;
 import io.github.redisdelaybridge.store.inspection.ListPendingScript;
 import io.github.redisdelaybridge.store.inspection.ListPosition;
 import io.github.redisdelaybridge.store.inspection.PendingFilter;
@@ -76,12 +79,15 @@ class ScriptContractsTest {
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
+            Map.entry("cancelGroup", CancelGroupScript.call(KEYS, 1, "g", 10, 100, 0, false)),
+            Map.entry("rescheduleGroup", RescheduleGroupScript.call(KEYS, 1, "g", new DueTime.At(5), 10, 100, 0, 0, true)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
             Map.entry("replace", ReplaceScript.call(KEYS, REQUEST, 10, 20, 30, NameLimits.DEFAULT)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
             Map.entry("countPending", CountPendingScript.call(KEYS, 1, new PendingFilter(5L, 10L, "kafka:*"), 100)),
+            Map.entry("listGroup", ListGroupScript.call(KEYS, 1, "g", AFTER, 5, 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10, NameLimits.DEFAULT)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),
