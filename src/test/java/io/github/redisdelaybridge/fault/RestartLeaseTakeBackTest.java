@@ -8,6 +8,7 @@ import io.github.redisdelaybridge.testkit.BridgeProcess;
 import io.github.redisdelaybridge.testkit.ChildProcess;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.RedisInspector;
 import io.github.redisdelaybridge.testkit.TargetCollector;
@@ -17,25 +18,22 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
 /**
  * A bridge killed with SIGKILL while it holds leases, and started again with the same bridge.instance-id, gives its
- * predecessor's leases back at once instead of waiting them out. The leases last 60 s; the target topic asks for two
- * in-sync replicas of a single broker, so every publish waits (the producer retries until its delivery timeout) and the
- * claimed messages stay in flight until the kill. The topic is then made writable and the bridge restarted: the latest
- * message arrives within 5 s of the restarted bridge being ready, where waiting out the leases would take about a minute.
+ * predecessor's leases back at once instead of waiting them out. The leases last 60 s; the messages are claimed a second
+ * ahead of their due time (bridge.dispatch.claim-ahead-ms) and held in the bridge until due, and the kill comes within
+ * that second: leased, not yet published, so nothing of them can reach the target before the restart. The latest of them
+ * arrives within 5 s of the restarted bridge being ready, where waiting out the leases would take about a minute.
  */
 class RestartLeaseTakeBackTest {
 
     private static final String NAME = "restart-leases";
     private static final int MESSAGES = 20;
     private static final long BOUND_AFTER_READY_MS = 5_000;
+    /** Long enough for all of them to be stored before the first falls due. */
+    private static final long DELAY_MS = 5_000;
 
     @Test
     void aRestartedInstanceGivesBackItsPredecessorsLeasesAtOnce() throws Exception {
@@ -47,46 +45,49 @@ class RestartLeaseTakeBackTest {
         settings.put("bridge.lease.duration-ms", "60000");
         settings.put("bridge.dispatch.publish-timeout-ms", "50000");
         settings.put("bridge.lease.reap-interval-ms", "1000");
+        settings.put("bridge.dispatch.claim-ahead-ms", "1000");
         String inbound = settings.get("bridge.kafka.inbound-topics");
         String target = NAME + ".target";
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-             Admin admin = Admin.create(Map.of("bootstrap.servers", EmbeddedKafka.bootstrapServers()));
              RedisInspector redis = new RedisInspector(LocalRedis.URI, "test-" + NAME, 1)) {
-            kafka.createTopics(1, inbound);
-            // one broker cannot have two in-sync replicas: every acks=all publish to it waits, retried by the producer
-            admin.createTopics(List.of(new NewTopic(target, 1, (short) 1).configs(Map.of("min.insync.replicas", "2")))).all().get();
+            kafka.createTopics(1, inbound, target);
             try (TargetCollector collector = new TargetCollector(kafka, target)) {
                 List<String> sent = new ArrayList<>();
-                long inFlightAtKill;
+                Set<String> leasedAtKill;
                 try (ChildProcess first = BridgeProcess.start(NAME + "-first", settings)) {
                     for (int i = 0; i < MESSAGES; i++) {
                         String id = "leased-" + i;
                         sent.add(id);
                         kafka.send(inbound, bytes("k" + i), bytes("payload " + i),
-                                Map.of("x-delay", "0", "x-target", "kafka:" + target, "x-message-id", id));
+                                Map.of("x-delay", Long.toString(DELAY_MS), "x-target", "kafka:" + target, "x-message-id", id));
                     }
                     kafka.flush();
-                    assertThat(RedisInspector.awaitValue(redis::inFlight, MESSAGES, Duration.ofSeconds(30)))
-                            .as("messages claimed and held by the waiting publishes").isEqualTo(MESSAGES);
+                    assertThat(RedisInspector.awaitValue(redis::pending, MESSAGES, Duration.ofSeconds(30))).as("stored").isEqualTo(MESSAGES);
+                    // claimed a second ahead of their due time: killed while the bridge holds them until due
+                    assertThat(RedisInspector.awaitValue(redis::inFlight, MESSAGES, Duration.ofMillis(DELAY_MS + 30_000)))
+                            .as("claimed ahead of their due time").isEqualTo(MESSAGES);
                     first.kill();
-                    inFlightAtKill = redis.inFlight();
+                    leasedAtKill = redis.leases().keySet();
                 }
-                assertThat(inFlightAtKill).as("leased at the kill").isEqualTo(MESSAGES);
-                admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, target),
-                        List.of(new AlterConfigOp(new ConfigEntry("min.insync.replicas", "1"), AlterConfigOp.OpType.SET)))).all().get();
+                assertThat(leasedAtKill).as("leased at the kill (pending %d, delivered %d)", redis.pending(),
+                        collector.distinct(Received::messageId)).isNotEmpty();
+                Thread.sleep(1_500);
+                assertThat(collector.distinct(Received::messageId)).as("nothing published before the kill").isZero();
 
                 long restartedAt = System.currentTimeMillis();
                 try (ChildProcess second = BridgeProcess.start(NAME + "-second", settings)) {
                     long readyAt = System.currentTimeMillis();
-                    Map<String, Long> arrivals = collector.awaitArrivals(sent, Duration.ofSeconds(90));
-                    assertThat(arrivals.keySet()).as("every leased message delivered").containsExactlyInAnyOrderElementsOf(Set.copyOf(sent));
+                    Map<String, Long> arrivals = collector.awaitArrivals(leasedAtKill, Duration.ofSeconds(90));
+                    assertThat(arrivals.keySet()).as("every leased message delivered").containsExactlyInAnyOrderElementsOf(leasedAtKill);
                     long latestAfterReady = Collections.max(arrivals.values()) - readyAt;
                     System.out.printf("RestartLeaseTakeBackTest: restarted bridge ready %d ms after its start; the latest of %d leased"
-                            + " messages arrived %d ms after that%n", readyAt - restartedAt, inFlightAtKill, latestAfterReady);
+                            + " messages arrived %d ms after that%n", readyAt - restartedAt, leasedAtKill.size(), latestAfterReady);
                     assertThat(latestAfterReady).as("the latest leased message arrives within %d ms of the restarted bridge being ready"
                             + " (restart took %d ms)", BOUND_AFTER_READY_MS, readyAt - restartedAt).isLessThan(BOUND_AFTER_READY_MS);
                     assertThat(second.logText()).as("the take-back is logged with its count")
-                            .contains("took back " + MESSAGES + " leases");
+                            .contains("took back " + leasedAtKill.size() + " leases");
+                    assertThat(collector.awaitArrivals(sent, Duration.ofSeconds(60)).keySet()).as("nothing lost")
+                            .containsExactlyInAnyOrderElementsOf(sent);
                 }
             }
         }

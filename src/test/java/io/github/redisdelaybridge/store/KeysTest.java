@@ -149,7 +149,7 @@ class KeysTest {
 
     private static List<String> allKeys(Keys keys, int slot) {
         return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.attempts(slot),
-                keys.failingSince(slot), keys.claims(slot), keys.delivered(slot), keys.names(slot));
+                keys.failingSince(slot), keys.claims(slot), keys.leaseClaimers(slot), keys.delivered(slot), keys.names(slot));
     }
 
     /** The part of a key Redis Cluster hashes: between the first '{' and the next '}'. */
