@@ -4,10 +4,13 @@ import io.github.redisdelaybridge.store.connection.RedisConnection;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +55,8 @@ public final class InstanceIdGuard implements AutoCloseable {
     });
     private boolean written;
     private long foreignSeenAtNanos;
+    /** Whether any write found another process's token after the first: then the previous holder is never taken for gone. */
+    private boolean foreignSeen;
     private volatile String sharedWith;
 
     /** What to do once this process took the instance id from a process that is gone. */
@@ -86,7 +91,7 @@ public final class InstanceIdGuard implements AutoCloseable {
             timer.submit(this::renew).get(3 * timeoutMs + 1_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             // the writes go on in the background; the first that succeeds is judged as first
         }
         timer.scheduleWithFixedDelay(this::renew, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
@@ -139,6 +144,7 @@ public final class InstanceIdGuard implements AutoCloseable {
             return;
         }
         foreignSeenAtNanos = now;
+        foreignSeen = true;
         if (sharedWith == null) {
             LOG.error("bridge.instance-id {} is also used by another running bridge ({}; this one: {}): their Kafka consumers take each"
                     + " other's place in the group over and over. Give every instance an id of its own; readiness is DOWN until then",
@@ -165,7 +171,7 @@ public final class InstanceIdGuard implements AutoCloseable {
         }
         try {
             timer.schedule(() -> confirmGone(tookIdAt, previous), overdueInMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
+        } catch (RejectedExecutionException closed) {
             // the bridge stops
         }
     }
@@ -183,7 +189,7 @@ public final class InstanceIdGuard implements AutoCloseable {
                     + " lease", instanceId, previous);
             return;
         }
-        if (token.equals(holder) && foreignSeenAtNanos == 0) {
+        if (token.equals(holder) && !foreignSeen) {
             tookIdFromGoneHolder(tookIdAt, previous);
         } else {
             LOG.info("bridge.instance-id {}: its previous holder ({}) or another process still writes it; its leases are not taken"

@@ -101,7 +101,7 @@ public final class Keys {
     /**
      * ZSET: member = {@code "<claimer id> <lease deadline> <claimed at> <latest due>"}, score = that lease deadline: which
      * claimer took the messages leased under each deadline of this slot, when (Redis's clock), and the latest due time among
-     * them. One entry per claim call that leased anything, dropped once its deadline has passed; {@code takeBackLeases.lua}
+     * them. One entry per claim call that leased anything, dropped once its deadline has passed (by claims and the reaper); {@code takeBackLeases.lua}
      * reads it to give back the leases of a dead process of the same instance id.
      */
     public String leaseClaimers(int slot) {

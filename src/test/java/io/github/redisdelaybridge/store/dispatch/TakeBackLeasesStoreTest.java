@@ -135,6 +135,18 @@ class TakeBackLeasesStoreTest {
                 .as("the call whose deadline passed is dropped by the next claim").isEqualTo(1);
     }
 
+    @Test
+    void theReaperDropsLeaseClaimersPastTheirDeadlineWhenNobodyClaimsAnyMore() throws Exception {
+        schedule("short");
+        claim(DEAD, 1, 1);
+        long shortLived = redisNowMs() + 2;
+        while (redisNowMs() <= shortLived) {
+            Thread.sleep(1);
+        }
+        await(store.dispatch().reapExpiredLeases(0, 10));
+        assertThat(redis.connection().async().zcard(bytes(store.keys().leaseClaimers(0))).get(10, TimeUnit.SECONDS)).isZero();
+    }
+
     private void schedule(String... ids) throws Exception {
         for (String id : ids) {
             await(store.ingest().schedule(List.of(request(id, new DueTime.At(1_000)))));
