@@ -46,7 +46,7 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
         TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
         Dispatcher dispatcher = new Dispatcher(stores.dispatchStore(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
-                stopping, metrics);
+                stopping, metrics, settings.instanceId());
         return new DispatchWiring(deadLetters, targetPolicy, dispatcher);
     }
 

@@ -44,12 +44,23 @@ public final class Dispatcher implements DispatchWakeup, DispatchLoopState, Auto
 
     public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
+        this(store, publisher, deadLetters, retryPolicy, settings, stopping, metrics, "");
+    }
+
+    /** As above, for a bridge whose instance id is {@code instanceId}: its claims are recorded as this instance's. */
+    public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+                      DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
         this.settings = settings;
         this.stopping = stopping;
-        this.claimer = new DueMessageClaimer(store, settings, releaseClock);
+        this.claimer = new DueMessageClaimer(store, settings, releaseClock, instanceId);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
                 settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
+    }
+
+    /** The id this dispatcher's claims are recorded under ({@code <instance id>/<random>}). */
+    public String claimerId() {
+        return claimer.claimerId();
     }
 
     /**

@@ -90,12 +90,22 @@ public final class Keys {
     }
 
     /**
-     * HASH: field = claimer id (random per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
+     * HASH: field = claimer id ({@code <instance id>/<random>}, one per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
      * latest claim round leased in this slot, for {@code releaseClaim.lua} to give back when the claim's answer never arrived.
      * About one field per running dispatcher ({@code claim.lua} drops records whose leases have all passed).
      */
     public String claims(int slot) {
         return key(slot, "claims");
+    }
+
+    /**
+     * ZSET: member = {@code "<claimer id> <lease deadline> <claimed at> <latest due>"}, score = that lease deadline: which
+     * claimer took the messages leased under each deadline of this slot, when (Redis's clock), and the latest due time among
+     * them. One entry per claim call that leased anything, dropped once its deadline has passed (by claims and the reaper); {@code takeBackLeases.lua}
+     * reads it to give back the leases of a dead process of the same instance id.
+     */
+    public String leaseClaimers(int slot) {
+        return key(slot, "lease-claimers");
     }
 
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */

@@ -196,6 +196,35 @@ public final class RedisConnection implements AutoCloseable {
                 .thenApply(previous -> previous == null ? null : new String(previous, StandardCharsets.UTF_8));
     }
 
+    /** What {@code key} holds as text (null if nothing). */
+    public CompletableFuture<String> read(String key) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.get(key.getBytes(StandardCharsets.UTF_8)).toCompletableFuture()
+                .thenApply(value -> value == null ? null : new String(value, StandardCharsets.UTF_8));
+    }
+
+    /** How long {@code key} has left to live, in ms: -1 without an expiry, -2 when it does not exist ({@code PTTL}). */
+    public CompletableFuture<Long> remainingTtlMs(String key) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.pttl(key.getBytes(StandardCharsets.UTF_8)).toCompletableFuture();
+    }
+
+    /** Redis's clock in epoch ms ({@code TIME}), the clock the scripts read. */
+    public CompletableFuture<Long> redisTimeMs() {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.time().toCompletableFuture().thenApply(time -> Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII))
+                * 1000 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
+    }
+
     public CompletableFuture<String> ping() {
         RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
         if (connected == null) {

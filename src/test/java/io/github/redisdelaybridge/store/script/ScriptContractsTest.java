@@ -12,6 +12,7 @@ import io.github.redisdelaybridge.store.dispatch.ClaimTag;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.dispatch.DeadLetterScript;
 import io.github.redisdelaybridge.store.dispatch.ReapExpiredLeasesScript;
+import io.github.redisdelaybridge.store.dispatch.TakeBackLeasesScript;
 import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
 import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
 import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
@@ -76,6 +77,7 @@ class ScriptContractsTest {
             Map.entry("acknowledge", AcknowledgeScript.call(KEYS, 1, 20, List.of(CLAIMED, CLAIMED))),
             Map.entry("reschedule", RescheduleScript.call(KEYS, CLAIMED, 1_000, true)),
             Map.entry("reapExpiredLeases", ReapExpiredLeasesScript.call(KEYS, 1, 100)),
+            Map.entry("takeBackLeases", TakeBackLeasesScript.call(KEYS, 1, "bridge-0", "bridge-0/7", 1_000)),
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
