@@ -10,7 +10,9 @@
   the first write (interning a name writes to the names hash), so a refused replace changes nothing. The replacement
   starts afresh: its attempt count and failing-since are removed with the old payload. The id is looked up as its
   member (lib/memberIds, without writing), then as the id itself; the replacement is stored under the member the old
-  payload had. The due time comes from Redis's clock and the maximum delay applies, as in schedule.lua.
+  payload had. The due time comes from Redis's clock and the maximum delay applies, as in schedule.lua. The group index
+  follows the payload: the old payload's group entry goes and the replacement's group (if any) gets one at the new due
+  time, so a replace may move a message from one group to another, out of its group, or into one.
 
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads       HASH  field = message member, value = envelope in its stored form (lib/internNames)
@@ -21,6 +23,7 @@
   KEYS[7] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[8] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[9] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[10] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -46,6 +49,7 @@
 -- @include lib/redisNow
 -- @include lib/internNames
 -- @include lib/memberIds
+-- @include lib/groups
 local id = ARGV[1]
 local codes = nameCodes(KEYS[9])
 codes.capAt(tonumber(ARGV[7]), tonumber(ARGV[8]))
@@ -72,10 +76,14 @@ if ARGV[2] == 'delay' then due = now + tonumber(ARGV[3]) else due = tonumber(ARG
 if due - now > tonumber(ARGV[4]) then return { -6, 0 } end
 
 -- Write the new one under the old member: payload, due time, and a fresh start (no attempts, not failing).
+local oldGroup = groupOf(redis.call('HGET', KEYS[2], old))
+if oldGroup then groupIndexRemove(KEYS[10], oldGroup, old) end
 local payload, asGiven = namesInterner(codes)(ARGV[9])
 redis.call('HSET', KEYS[2], old, payload)
 redis.call('ZADD', KEYS[1], 'XX', due, old)
 redis.call('HDEL', KEYS[4], old)
 redis.call('HDEL', KEYS[5], old)
+local newGroup = groupOf(payload)
+if newGroup then groupIndexAdd(KEYS[10], newGroup, old, due) end
 if asGiven then return { due, 1 } end
 return { due, 0 }

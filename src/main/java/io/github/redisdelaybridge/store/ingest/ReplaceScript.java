@@ -10,6 +10,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DEAD_LETTERS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DELIVERED;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
@@ -36,7 +37,8 @@ public final class ReplaceScript {
     }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT = ScriptContract.returning(Reply.shape(Head.class), "replace",
-            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, FAILING_SINCE, DELIVERED, CANCELLED, DEAD_LETTERS, NAMES);
+            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, FAILING_SINCE, DELIVERED, CANCELLED, DEAD_LETTERS, NAMES,
+            GROUP_INDEX_PREFIX);
 
     private ReplaceScript() {
     }

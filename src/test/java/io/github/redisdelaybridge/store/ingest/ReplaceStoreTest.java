@@ -21,6 +21,7 @@ import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -199,6 +200,55 @@ class ReplaceStoreTest {
         assertThat(EnvelopeCodec.decode(id, await(store.inspection().inspect(id)).envelope())).isEqualTo(replace.envelope());
     }
 
+    @Test
+    void aReplaceMovesTheMessageFromItsOldGroupsIndexToItsNewOnes() throws Exception {
+        String id = "grouped";
+        int slot = store.keys().slotOf(id);
+        schedule(envelope(id, "kafka:a", null, "old", "x-group", "group-a"), new DueTime.AfterDelay(600_000));
+        assertThat(groupIndex(slot, "group-a")).containsOnlyKeys(id);
+
+        Replacement toB = await(store.ingest().replace(new ScheduleRequest(id, new DueTime.At(5_000),
+                envelope(id, "kafka:b", null, "new", "x-group", "group-b"))));
+        assertThat(toB.outcome()).isEqualTo(Outcome.REPLACED);
+        assertThat(groupIndex(slot, "group-a")).as("out of the old group").isEmpty();
+        assertThat(groupIndex(slot, "group-b")).as("in the new group at the new due time").containsExactly(Map.entry(id, 5_000L));
+
+        assertThat(await(store.ingest().replace(new ScheduleRequest(id, new DueTime.At(6_000), envelope(id, "kafka:b", null, "none"))))
+                .outcome()).isEqualTo(Outcome.REPLACED);
+        assertThat(groupKeys()).as("a replacement without a group is in no index").isEmpty();
+
+        assertThat(await(store.ingest().replace(new ScheduleRequest(id, new DueTime.At(7_000),
+                envelope(id, "kafka:b", null, "again", "x-group", "group-c")))).outcome()).isEqualTo(Outcome.REPLACED);
+        assertThat(groupIndex(slot, "group-c")).as("from no group to one").containsExactly(Map.entry(id, 7_000L));
+        assertThat(groupKeys()).containsExactly(store.keys().groupIndex(slot, "group-c"));
+
+        assertThat(await(store.ingest().replace(new ScheduleRequest(id, new DueTime.At(8_000),
+                envelope(id, "kafka:b", null, "same", "x-group", "group-c")))).outcome()).isEqualTo(Outcome.REPLACED);
+        assertThat(groupIndex(slot, "group-c")).as("the same group, moved to the new due time").containsExactly(Map.entry(id, 8_000L));
+    }
+
+    @Test
+    void aRefusedReplaceLeavesTheGroupIndexAlone() throws Exception {
+        String inFlight = "grouped-in-flight";
+        int slot = store.keys().slotOf(inFlight);
+        schedule(envelope(inFlight, "kafka:a", null, "old", "x-group", "group-a"), new DueTime.At(1_000));
+        await(store.dispatch().claim(slot, 10, LEASE_MS));
+        String tooFar = "grouped-too-far";
+        schedule(envelope(tooFar, "kafka:a", null, "old", "x-group", "group-a"), new DueTime.AfterDelay(600_000));
+        List<String> keysBefore = groupKeys();
+
+        assertThat(await(store.ingest().replace(new ScheduleRequest(inFlight, new DueTime.At(1_000),
+                envelope(inFlight, "kafka:b", null, "new", "x-group", "group-b")))).outcome()).isEqualTo(Outcome.IN_FLIGHT);
+        assertThat(await(store.ingest().replace(new ScheduleRequest(tooFar, new DueTime.AfterDelay(MAX_DELAY_MS + 60_000),
+                envelope(tooFar, "kafka:b", null, "new", "x-group", "group-b")))).outcome()).isEqualTo(Outcome.DELAY_TOO_LONG);
+        assertThat(await(store.ingest().replace(new ScheduleRequest("never-stored", new DueTime.At(1_000),
+                envelope("never-stored", "kafka:b", null, "new", "x-group", "group-b")))).outcome()).isEqualTo(Outcome.NOT_FOUND);
+
+        assertThat(groupKeys()).as("no index gained or lost").isEqualTo(keysBefore);
+        assertThat(groupIndex(store.keys().slotOf(inFlight), "group-a")).containsKey(inFlight);
+        assertThat(groupIndex(store.keys().slotOf(tooFar), "group-a")).containsKey(tooFar);
+    }
+
     // --- helpers ---------------------------------------------------------------------------------------------
 
     private StoreFaces storeWith(NameLimits names) {
@@ -238,6 +288,18 @@ class ReplaceStoreTest {
         redis.connection().async().hgetall(bytes(store.keys().names(store.keys().slotOf(id)))).get(10, TimeUnit.SECONDS)
                 .forEach((k, v) -> names.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
         return names;
+    }
+
+    private Map<String, Long> groupIndex(int slot, String group) throws Exception {
+        Map<String, Long> members = new LinkedHashMap<>();
+        redis.connection().async().zrangeWithScores(bytes(store.keys().groupIndex(slot, group)), 0, -1).get(10, TimeUnit.SECONDS)
+                .forEach(entry -> members.put(new String(entry.getValue(), StandardCharsets.UTF_8), (long) entry.getScore()));
+        return members;
+    }
+
+    private List<String> groupKeys() throws Exception {
+        return redis.connection().async().keys(bytes(redis.prefix() + ":*:group:*")).get(10, TimeUnit.SECONDS).stream()
+                .map(key -> new String(key, StandardCharsets.UTF_8)).sorted().toList();
     }
 
     private static long redisNowMs() throws Exception {
