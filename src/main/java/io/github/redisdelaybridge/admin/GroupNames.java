@@ -11,7 +11,11 @@ final class GroupNames {
     }
 
     static String group(Exchange exchange) {
-        String group = ApiRequests.param(exchange, "group");
+        return checked(ApiRequests.param(exchange, "group"));
+    }
+
+    /** A group as named in a request (a path or a filter): 1 to 256 bytes of printable text, or a 400 saying why not. */
+    static String checked(String group) {
         if (group == null || group.isEmpty() || group.getBytes(StandardCharsets.UTF_8).length > HeaderNames.MAX_GROUP_BYTES) {
             throw ApiException.badRequest("a group is 1 to " + HeaderNames.MAX_GROUP_BYTES + " bytes of UTF-8 text, as in x-group");
         }

@@ -45,7 +45,7 @@ public final class MessageQueries {
     }
 
     /**
-     * Camel bean method: {@code GET /api/messages?dueAfter=&dueBefore=&target=&limit=&cursor=}, a page of pending messages
+     * Camel bean method: {@code GET /api/messages?dueAfter=&dueBefore=&target=&group=&limit=&cursor=}, a page of pending messages
      * in due order, and how many the filter covers ({@link PendingListRequest}).
      */
     public ApiResponse list(Exchange exchange) {
@@ -90,6 +90,7 @@ public final class MessageQueries {
         view.put("attempts", entry.attempts());
         view.put("size", entry.size());
         view.put("target", entry.target());
+        view.put("group", entry.group());
         return view;
     }
 

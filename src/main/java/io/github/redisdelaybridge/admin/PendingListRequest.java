@@ -20,10 +20,11 @@ record PendingListRequest(PendingFilter filter, ListPosition cursor, int limit) 
     static final String DUE_AFTER = "dueAfter";
     static final String DUE_BEFORE = "dueBefore";
     static final String TARGET = "target";
+    static final String GROUP = "group";
     static final String LIMIT = "limit";
     static final String CURSOR = "cursor";
     /** The parameters this listing takes, in the order the error names them. */
-    static final Set<String> PARAMETERS = new TreeSet<>(Set.of(DUE_AFTER, DUE_BEFORE, TARGET, LIMIT, CURSOR));
+    static final Set<String> PARAMETERS = new TreeSet<>(Set.of(DUE_AFTER, DUE_BEFORE, TARGET, GROUP, LIMIT, CURSOR));
 
     static PendingListRequest of(Exchange exchange, DueTimeParser dueTimeParser) {
         refuseUnknownParameters(exchange.getMessage().getHeader(Exchange.HTTP_QUERY, String.class));
@@ -33,7 +34,9 @@ record PendingListRequest(PendingFilter filter, ListPosition cursor, int limit) 
             throw ApiException.badRequest("dueAfter (" + dueAfter + ", inclusive) must be before dueBefore (" + dueBefore
                     + ", exclusive); the range is empty");
         }
-        PendingFilter filter = new PendingFilter(dueAfter, dueBefore, target(ApiRequests.param(exchange, TARGET)));
+        String group = ApiRequests.param(exchange, GROUP);
+        PendingFilter filter = new PendingFilter(dueAfter, dueBefore, target(ApiRequests.param(exchange, TARGET)),
+                group == null || group.isEmpty() ? null : GroupNames.checked(group));
         int limit = ApiRequests.limit(ApiRequests.param(exchange, LIMIT), ApiRequests.DEFAULT_LIMIT, ApiRequests.MAX_LIMIT);
         return new PendingListRequest(filter, ApiRequests.cursor(ApiRequests.param(exchange, CURSOR)), limit);
     }

@@ -12,6 +12,7 @@ import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.LocalRedis;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -46,11 +47,16 @@ class PendingListApiTest {
         settings.put("bridge.targets.allowed", "kafka:" + NAME + ".*");
         bridge = BridgeInstance.start(settings);
         api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), TOKEN);
-        // ten messages a second apart: even ones for orders.created.eu, odd ones for orders.expired
+        // ten messages a second apart: even ones for orders.created.eu, odd ones for orders.expired; all but the last in
+        // one of three groups
         for (int i = 0; i < 10; i++) {
             String target = "kafka:" + NAME + (i % 2 == 0 ? ".orders.created.eu" : ".orders.expired");
-            kafka.send(INBOUND, null, bytes("body " + i), Map.of("x-deliver-at", Long.toString(BASE + i * 1_000L), "x-target", target,
+            Map<String, String> headers = new HashMap<>(Map.of("x-deliver-at", Long.toString(BASE + i * 1_000L), "x-target", target,
                     "x-message-id", "p-" + i));
+            if (i < 9) {
+                headers.put("x-group", "batch-" + i % 3);
+            }
+            kafka.send(INBOUND, null, bytes("body " + i), headers);
         }
         kafka.flush();
         long deadline = System.currentTimeMillis() + 30_000;
@@ -91,13 +97,32 @@ class PendingListApiTest {
     }
 
     @Test
+    void theGroupFilterListsOneGroupWithTheDueRangeAndEachMessageShowsItsGroup() {
+        JsonNode group = ok("/api/messages?group=batch-0");
+        JsonNode inRange = ok("/api/messages?group=batch-0&dueAfter=" + (BASE + 2_000) + "&dueBefore=" + (BASE + 8_000));
+        JsonNode withTarget = ok("/api/messages?group=batch-1&target=" + AdminApiClient.encode("kafka:" + NAME + ".orders.expired"));
+        JsonNode every = ok("/api/messages");
+
+        assertThat(group.get("messages").findValuesAsText("id")).containsExactly("p-0", "p-3", "p-6");
+        assertThat(group.get("totals")).hasToString("{\"inDueRange\":10,\"matching\":3,\"exact\":true}");
+        assertThat(inRange.get("messages").findValuesAsText("id")).containsExactly("p-3", "p-6");
+        assertThat(inRange.get("totals")).hasToString("{\"inDueRange\":6,\"matching\":2,\"exact\":true}");
+        assertThat(withTarget.get("messages").findValuesAsText("id")).containsExactly("p-1", "p-7");
+        assertThat(every.at("/messages/4/group").asText()).isEqualTo("batch-1");
+        assertThat(every.at("/messages/9/id").asText()).isEqualTo("p-9");
+        assertThat(every.at("/messages/9/group").isNull()).as("a message without a group: " + every.at("/messages/9")).isTrue();
+    }
+
+    @Test
     void everyBadParameterIsA400ThatSaysWhatIsWrong() {
         assertThat(error("/api/messages?dueAfter=soon")).contains("dueAfter");
         assertThat(error("/api/messages?dueBefore=2026-13-01")).contains("dueBefore");
         assertThat(error("/api/messages?dueAfter=" + (BASE + 5) + "&dueBefore=" + (BASE + 5)))
                 .contains("dueAfter", "must be before dueBefore", "the range is empty");
         assertThat(error("/api/messages?due-after=" + BASE)).isEqualTo("unknown parameter 'due-after'; this listing takes cursor, dueAfter,"
-                + " dueBefore, limit, target");
+                + " dueBefore, group, limit, target");
+        assertThat(error("/api/messages?group=" + "g".repeat(257))).contains("a group is 1 to 256 bytes");
+        assertThat(error("/api/messages?group=a%01b")).contains("control character");
         assertThat(error("/api/messages?target=" + "x".repeat(1_025))).contains("target must be at most 1024 bytes");
         assertThat(error("/api/messages?limit=0")).contains("limit must be a whole number from 1 to 1000");
         assertThat(error("/api/messages?cursor=garbage!")).contains("cursor 'garbage!' is not one this API returned as nextCursor");

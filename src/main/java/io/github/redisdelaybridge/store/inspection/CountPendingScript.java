@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.store.inspection;
 import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
@@ -18,24 +19,26 @@ import io.github.redisdelaybridge.store.script.ScriptContract;
  */
 public final class CountPendingScript {
 
-    /** {@code Returns: { inRange, examined, matching }}. */
-    enum Head { IN_RANGE, EXAMINED, MATCHING }
+    /** {@code Returns: { inRange, examined, matching, candidates }}. */
+    enum Head { IN_RANGE, EXAMINED, MATCHING, CANDIDATES }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT =
-            ScriptContract.returning(Reply.shape(Head.class), "countPending", DUE, PAYLOADS, NAMES);
+            ScriptContract.returning(Reply.shape(Head.class), "countPending", DUE, PAYLOADS, NAMES, GROUP_INDEX_PREFIX);
 
     private CountPendingScript() {
     }
 
-    /** ARGV: the filter's due range and target glob, and read the target of at most {@code sampleSize} messages. */
+    /** ARGV: the filter's due range and target glob, read at most {@code sampleSize} messages, the filter's group. */
     public static ScriptCall<PendingTotals> call(Keys keys, int slot, PendingFilter filter, int sampleSize) {
         return CONTRACT.call(keys, slot, CountPendingScript::totalsOf,
                 filter.dueAfter() == null ? text("-inf") : number(filter.dueAfter()),
                 filter.dueBefore() == null ? text("+inf") : number(filter.dueBefore()),
-                text(filter.target() == null ? "" : filter.target()), number(sampleSize));
+                text(filter.target() == null ? "" : filter.target()), number(sampleSize),
+                text(filter.group() == null ? "" : filter.group()));
     }
 
     private static PendingTotals totalsOf(Reply<Head, Reply.None> reply) {
-        return PendingTotals.ofSlot(reply.number(Head.IN_RANGE), reply.number(Head.EXAMINED), reply.number(Head.MATCHING));
+        return PendingTotals.ofSlot(reply.number(Head.IN_RANGE), reply.number(Head.CANDIDATES), reply.number(Head.EXAMINED),
+                reply.number(Head.MATCHING));
     }
 }

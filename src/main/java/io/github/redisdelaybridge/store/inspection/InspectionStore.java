@@ -57,13 +57,15 @@ public final class InspectionStore {
 
     /**
      * A page of the pending messages {@code filter} covers, over all slots, in due order (then member order:
-     * {@link ListPosition}), starting after {@code after} (null: from the first the filter covers).
+     * {@link ListPosition}), starting after {@code after} (null: from the first the filter covers). A filter with a group
+     * pages the group's index (as {@link #listGroup} does) rather than the due sets.
      */
     public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, PendingFilter filter, int limit) {
         ListPosition start = filter.start(after);
         List<CompletableFuture<SlotPage<PendingEntry>>> pages = new ArrayList<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
-            pages.add(runner.run(ListPendingScript.call(keys, slot, start, filter.dueBefore(), limit, filter.target(), LIST_SCAN_BUDGET)));
+            pages.add(runner.run(ListPendingScript.call(keys, slot, start, filter.dueBefore(), limit, filter.target(), LIST_SCAN_BUDGET,
+                    filter.group())));
         }
         return SlotPage.mergeWhenDone(pages, limit);
     }

@@ -5,6 +5,7 @@ import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
@@ -13,6 +14,7 @@ import io.github.redisdelaybridge.store.form.StandInIds;
 import io.github.redisdelaybridge.store.script.Reply;
 import io.github.redisdelaybridge.store.script.ScriptCall;
 import io.github.redisdelaybridge.store.script.ScriptContract;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,13 +24,14 @@ import java.util.List;
  */
 public final class ListPendingScript {
 
-    /** {@code Returns: { finished, lastDue, lastMember, id1, due1, attempts1, size1, target1, member1, id2, ... }}. */
+    /** {@code Returns: { finished, lastDue, lastMember, id1, due1, attempts1, size1, target1, member1, group1, id2, ... }}. */
     enum Head { FINISHED, LAST_DUE, LAST_MEMBER }
 
-    enum Entry { ID, DUE, ATTEMPTS, SIZE, TARGET, MEMBER }
+    enum Entry { ID, DUE, ATTEMPTS, SIZE, TARGET, MEMBER, GROUP }
 
     static final ScriptContract<Reply<Head, Entry>> CONTRACT =
-            ScriptContract.returning(Reply.shape(Head.class, Entry.class), "listPending", DUE, PAYLOADS, ATTEMPTS, NAMES);
+            ScriptContract.returning(Reply.shape(Head.class, Entry.class), "listPending", DUE, PAYLOADS, ATTEMPTS, NAMES,
+                    GROUP_INDEX_PREFIX);
 
     private ListPendingScript() {
     }
@@ -37,14 +40,25 @@ public final class ListPendingScript {
      * ARGV: start after this due time and member ({@code after}; null: from the first), due before (exclusive; null: no
      * bound), at most {@code limit} messages, only targets matching this glob ({@link PendingFilter#target}; null: any),
      * examine at most {@code scanBudget}, and 1 to start at the member itself (the position is in an earlier slot,
-     * {@link ListPosition#includesMemberIn}).
+     * {@link ListPosition#includesMemberIn}), and only this group's messages, from its index (null: any group or none).
      */
     public static ScriptCall<SlotPage<PendingEntry>> call(Keys keys, int slot, ListPosition after, Long dueBefore, int limit, String target,
                                                    int scanBudget) {
+        return call(keys, slot, after, dueBefore, limit, target, scanBudget, null);
+    }
+
+    /** As above, only the messages of {@code group} (null: any group or none). */
+    public static ScriptCall<SlotPage<PendingEntry>> call(Keys keys, int slot, ListPosition after, Long dueBefore, int limit, String target,
+                                                   int scanBudget, String group) {
         return CONTRACT.call(keys, slot, reply -> pageOf(reply, keys, slot),
                 after == null ? text("-inf") : number(after.score()), after == null ? new byte[0] : after.member(),
                 dueBefore == null ? text("+inf") : number(dueBefore), number(limit), text(target == null ? "" : target),
-                number(scanBudget), flag(after != null && after.includesMemberIn(slot)));
+                number(scanBudget), flag(after != null && after.includesMemberIn(slot)), text(group == null ? "" : group));
+    }
+
+    /** The script's false (no group) arrives as null. */
+    private static String groupOf(byte[] group) {
+        return group == null ? null : new String(group, StandardCharsets.UTF_8);
     }
 
     private static SlotPage<PendingEntry> pageOf(Reply<Head, Entry> reply, Keys keys, int slot) {
@@ -53,7 +67,7 @@ public final class ListPendingScript {
             byte[] member = reply.bytes(i, Entry.MEMBER);
             long due = reply.number(i, Entry.DUE);
             entries.add(new PendingEntry(StandInIds.idOf(reply.bytes(i, Entry.ID), member, keys, slot), due, (int) reply.number(i, Entry.ATTEMPTS),
-                    reply.number(i, Entry.SIZE), reply.text(i, Entry.TARGET), new ListPosition(due, member, slot)));
+                    reply.number(i, Entry.SIZE), reply.text(i, Entry.TARGET), new ListPosition(due, member, slot), groupOf(reply.bytes(i, Entry.GROUP))));
         }
         // the last position examined is read only when the slot was not examined to its end (else it may be the
         // caller's '-inf', as given)

@@ -2,17 +2,24 @@ package io.github.redisdelaybridge.store.inspection;
 
 /**
  * Which pending messages a listing and its totals cover: those due in {@code [dueAfter, dueBefore)} whose target matches
- * {@code target}. Each part is optional (null: no bound, every target).
+ * {@code target}, in {@code group}. Each part is optional (null: no bound, every target, any group or none).
  *
  * @param dueAfter  due at or after this time (epoch ms), inclusive
  * @param dueBefore due before this time (epoch ms), exclusive
  * @param target    a glob as in the allow-list ({@code lua/lib/globMatch}: {@code *} for any run of characters, every
  *                  other character for itself, so that a glob without {@code *} is one exact target)
+ * @param group     an {@code x-group}: its messages are listed from the group's index, so the work follows the group's
+ *                  size; their due times are as scheduled (a retry's backoff does not move them)
  */
-public record PendingFilter(Long dueAfter, Long dueBefore, String target) {
+public record PendingFilter(Long dueAfter, Long dueBefore, String target, String group) {
 
     /** Every pending message. */
-    public static final PendingFilter EVERY = new PendingFilter(null, null, null);
+    public static final PendingFilter EVERY = new PendingFilter(null, null, null, null);
+
+    /** Any group or none. */
+    public PendingFilter(Long dueAfter, Long dueBefore, String target) {
+        this(dueAfter, dueBefore, target, null);
+    }
 
     /** No member is empty: a position with an empty member sorts before every message due at its time, in every slot. */
     private static final byte[] BEFORE_EVERY_MEMBER = new byte[0];

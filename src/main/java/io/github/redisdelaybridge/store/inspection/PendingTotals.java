@@ -4,18 +4,22 @@ package io.github.redisdelaybridge.store.inspection;
  * How many pending messages a {@link PendingFilter} covers, counted at one moment over all slots.
  *
  * @param inDueRange every pending message due in the filter's range, exact
- * @param matching   of those, the ones whose target matches too; equal to {@code inDueRange} without a target filter
+ * @param matching   of those, the ones whose target and group match too; equal to {@code inDueRange} without a target or
+ *                   group filter
  * @param exact      false when {@code matching} is estimated: a slot held more messages in range than one call reads the
  *                   target of ({@link InspectionStore#COUNT_SAMPLE_SIZE}), so it read an evenly spaced sample of them
  */
 public record PendingTotals(long inDueRange, long matching, boolean exact) {
 
-    /** What one slot's {@code countPending.lua} found: {@code matching} of {@code examined} read, of {@code inRange}. */
-    static PendingTotals ofSlot(long inRange, long examined, long matching) {
-        if (examined >= inRange) {
+    /**
+     * What one slot's {@code countPending.lua} found: {@code matching} of {@code examined} read, of {@code candidates} (the
+     * messages in range, or the group's index entries in range), of {@code inRange}.
+     */
+    static PendingTotals ofSlot(long inRange, long candidates, long examined, long matching) {
+        if (examined >= candidates) {
             return new PendingTotals(inRange, matching, true);
         }
-        return new PendingTotals(inRange, Math.round((double) matching * inRange / examined), false);
+        return new PendingTotals(inRange, Math.round((double) matching * candidates / examined), false);
     }
 
     PendingTotals plus(PendingTotals other) {

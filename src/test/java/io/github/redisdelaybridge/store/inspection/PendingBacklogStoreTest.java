@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
@@ -16,6 +17,7 @@ import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
 import io.github.redisdelaybridge.testkit.StoreFaces;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -177,6 +179,33 @@ class PendingBacklogStoreTest {
         assertThat(none.inDueRange()).isEqualTo(count);
     }
 
+    @Test
+    void theGroupFilterListsTheGroupFromItsIndexWithTheDueRangeAndTargetAndCountsIt() throws Exception {
+        StoreFaces store = storeWith(4);
+        for (int i = 0; i < 6; i++) {
+            schedule(store, "g-" + i, 1_000L + i, i % 2 == 0 ? "kafka:even" : "kafka:odd", "order-7");
+        }
+        schedule(store, "other-group", 1_002L, "kafka:even", "order-8");
+        schedule(store, "no-group", 1_003L, "kafka:even");
+        schedule(store, "claimed", 100L, "kafka:even", "order-7");
+        await(store.dispatch().claim(store.keys().slotOf("claimed"), 1, 60_000)); // in flight: not pending, not listed
+
+        assertThat(ids(store, new PendingFilter(null, null, null, "order-7"))).containsExactly("g-0", "g-1", "g-2", "g-3", "g-4", "g-5");
+        assertThat(ids(store, new PendingFilter(1_001L, 1_005L, "kafka:even", "order-7"))).containsExactly("g-2", "g-4");
+        assertThat(ids(store, new PendingFilter(null, null, null, "nobody"))).isEmpty();
+        assertThat(await(store.inspection().countPending(new PendingFilter(null, null, null, "order-7"))))
+                .isEqualTo(new PendingTotals(8, 6, true));
+        assertThat(await(store.inspection().countPending(new PendingFilter(1_001L, 1_005L, "kafka:even", "order-7"))))
+                .isEqualTo(new PendingTotals(6, 2, true));
+
+        Map<String, String> groups = new HashMap<>();
+        for (PendingEntry entry : await(store.inspection().listPending(null, PendingFilter.EVERY, 100)).entries()) {
+            groups.put(entry.messageId(), entry.group());
+        }
+        assertThat(groups).containsEntry("g-3", "order-7").containsEntry("other-group", "order-8").containsEntry("no-group", null)
+                .hasSize(8);
+    }
+
     private static List<String> ids(StoreFaces store, PendingFilter filter) throws Exception {
         List<String> ids = new ArrayList<>();
         ListPosition cursor = null;
@@ -195,6 +224,11 @@ class PendingBacklogStoreTest {
 
     private static void schedule(StoreFaces store, String id, long due, String target) throws Exception {
         await(store.ingest().schedule(List.of(request(id, due, target))));
+    }
+
+    private static void schedule(StoreFaces store, String id, long due, String target, String group) throws Exception {
+        await(store.ingest().schedule(List.of(new ScheduleRequest(id, new DueTime.At(due), new Envelope(id, target, "kafka:in/0@1", null,
+                List.of(MessageHeader.text("h", "v"), MessageHeader.text(HeaderNames.GROUP, group)), Map.of(), bytes("body of " + id))))));
     }
 
     private static ScheduleRequest request(String id, long due, String target) {
