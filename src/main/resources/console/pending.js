@@ -1,5 +1,6 @@
-// The pending-messages table: the backlog (GET /api/messages) filtered by due range and target, page by page, with
-// its totals; a message opens in the message panel, and each row can be cancelled or rescheduled in place.
+// The pending-messages table: the backlog (GET /api/messages) filtered by due range, target and group, page by page,
+// with its totals; a message opens in the message panel, and each row can be cancelled or rescheduled in place, and so
+// can the whole group of a row with a group (each after a dry run says how many it changes).
 // Filters, columns and row actions are lists: one more of each is one more entry.
 import { api, run } from './api.js';
 import { $, el, say } from './dom.js';
@@ -16,6 +17,7 @@ const FILTERS = [
   { input: 'pending-due-after', param: 'dueAfter' },
   { input: 'pending-due-before', param: 'dueBefore' },
   { input: 'pending-target', param: 'target' },
+  { input: 'pending-group', param: 'group' },
 ];
 
 // The columns: a heading, and what the cell shows of a listed message.
@@ -23,14 +25,18 @@ const COLUMNS = [
   { heading: 'id', cell: message => openLink(message.id) },
   { heading: 'due', className: 'time', cell: message => instant(message.dueAt) + ' (' + relative(message.dueAt - Date.now()) + ')' },
   { heading: 'target', cell: message => message.target || '-' },
+  { heading: 'group', className: 'group', cell: message => message.group === null || message.group === undefined ? '-' : groupLink(message.group) },
   { heading: 'attempts', cell: message => message.attempts },
   { heading: 'size', className: 'time', cell: message => number(message.size) + ' B' },
 ];
 
-// The actions of a row: a button each; act(message, row, cell) does it in the row's action cell.
+// The actions of a row: a button each, shown when(message) holds (always without when); act(message, row, cell) does
+// it in the row's action cell.
 const ROW_ACTIONS = [
   { label: 'Reschedule', className: 'secondary reschedule', act: askNewDueTime },
   { label: 'Cancel', className: 'danger cancel', act: confirmCancel },
+  { label: 'Reschedule group', className: 'secondary reschedule-group', when: hasGroup, act: askGroupDueTime },
+  { label: 'Cancel group', className: 'danger cancel-group', when: hasGroup, act: confirmCancelGroup },
 ];
 
 // The filters in use (read when the form is submitted, so typing alone changes nothing), where the shown page starts
@@ -75,7 +81,7 @@ export async function loadPending() {
 function showPosition(shownCount, totals) {
   const matching = (totals.exact ? '' : '~') + number(totals.matching);
   const inRange = number(totals.inDueRange) + (query.dueAfter || query.dueBefore ? ' in the due range' : ' pending');
-  const covered = query.target ? matching + ' matching of ' + inRange : inRange;
+  const covered = query.target || query.group ? matching + ' matching of ' + inRange : inRange;
   $('pending-totals').textContent = '(' + covered + (totals.exact ? '' : '; estimated from a sample') + ')';
   $('pending-totals').dataset.matching = String(totals.matching);
   $('pending-page').textContent = shownCount === 0 ? 'nothing on this page'
@@ -92,6 +98,19 @@ function openLink(id) {
   link.className = 'open';
   link.addEventListener('click', () => { $('find-id').value = id; run('Open ' + id, () => findMessage(id, false)); });
   return link;
+}
+
+// A group in the table filters the table by it.
+function groupLink(group) {
+  const link = el('a', group);
+  link.href = '#pending-section';
+  link.className = 'group-filter';
+  link.addEventListener('click', () => { $('pending-group').value = group; firstPage(); });
+  return link;
+}
+
+function hasGroup(message) {
+  return message.group !== null && message.group !== undefined;
 }
 
 function messageRow(message) {
@@ -111,13 +130,79 @@ function messageRow(message) {
 
 function showActions(message, row, cell) {
   cell.replaceChildren();
-  ROW_ACTIONS.forEach((action, i) => {
+  ROW_ACTIONS.filter(action => !action.when || action.when(message)).forEach((action, i) => {
     const button = el('button', action.label, action.className);
     button.type = 'button';
     button.addEventListener('click', () => action.act(message, row, cell));
     if (i > 0) cell.appendChild(document.createTextNode(' '));
     cell.appendChild(button);
   });
+}
+
+function groupPath(group) {
+  return '/groups/' + encodeURIComponent(group);
+}
+
+function inFlightNote(counts) {
+  return counts.inFlight > 0 ? ' (' + number(counts.inFlight) + ' in flight are left alone)' : '';
+}
+
+// A group write asks once more in the row, saying what a dry run found it would change; yes does it.
+function confirmInRow(message, row, cell, question, doIt) {
+  const yes = el('button', 'Yes', 'danger group-yes');
+  const no = el('button', 'No', 'secondary');
+  yes.type = no.type = 'button';
+  no.addEventListener('click', () => showActions(message, row, cell));
+  yes.addEventListener('click', doIt);
+  cell.replaceChildren(el('span', question + ' ', 'group-question'), yes, document.createTextNode(' '), no);
+}
+
+function confirmCancelGroup(message, row, cell) {
+  const group = message.group;
+  run('Cancel group ' + group, async () => {
+    const dryRun = await api('DELETE', groupPath(group) + '?dry-run=true');
+    confirmInRow(message, row, cell, 'Never deliver the ' + number(dryRun.cancelled) + ' pending of group ' + group
+      + inFlightNote(dryRun) + '?', () => run('Cancel group ' + group, async () => {
+      const done = await api('DELETE', groupPath(group));
+      row.classList.add('done');
+      cell.replaceChildren(el('span', 'group cancelled', 'outcome'));
+      say('Cancelled ' + number(done.cancelled) + ' of group ' + group + inFlightNote(done) + '. Reload to see the table without them.', true);
+    }));
+  });
+}
+
+// Reschedule group takes one new due time in the row, as Reschedule does, then asks with the dry run's count.
+function askGroupDueTime(message, row, cell) {
+  const group = message.group;
+  const form = el('form', null, 'inline');
+  form.autocomplete = 'off';
+  const input = el('input', null, 'due-input');
+  input.type = 'text';
+  input.placeholder = 'PT30M, 60000 or 2026-12-01T10:00:00Z';
+  input.setAttribute('aria-label', 'new due time of group ' + group);
+  const ok = el('button', 'Set', 'reschedule-group-ok');
+  ok.type = 'submit';
+  const back = el('button', 'Back', 'secondary');
+  back.type = 'button';
+  back.addEventListener('click', () => showActions(message, row, cell));
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    const body = dueTimeBody(input.value);
+    run('Reschedule group ' + group, async () => {
+      const dryRun = await api('POST', groupPath(group) + '/reschedule?dry-run=true', body);
+      confirmInRow(message, row, cell, 'Move the ' + number(dryRun.rescheduled) + ' pending of group ' + group + ' to '
+        + instant(dryRun.dueAt) + inFlightNote(dryRun) + '?', () => run('Reschedule group ' + group, async () => {
+        const done = await api('POST', groupPath(group) + '/reschedule', body);
+        row.classList.add('done');
+        cell.replaceChildren(el('span', 'group now due ' + instant(done.dueAt), 'outcome'));
+        say('Rescheduled ' + number(done.rescheduled) + ' of group ' + group + ': due ' + instant(done.dueAt) + inFlightNote(done)
+          + '. Reload to see them in their new place.', true);
+      }));
+    });
+  });
+  form.append(input, ok, back);
+  cell.replaceChildren(form);
+  input.focus();
 }
 
 // Cancel asks once more in the row: a cancelled message is never delivered.

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -77,11 +78,18 @@ class PendingTableBrowserTest {
         bridge = BridgeInstance.start(settings);
         baseUri = "http://127.0.0.1:" + settings.get("camel.server.port");
         api = new AdminApiClient(baseUri, TOKEN);
-        // order-00 ... order-44 a minute apart: two in three for the orders topics (eu, us), one in three for audit
+        // order-00 ... order-44 a minute apart: two in three for the orders topics (eu, us), one in three for audit;
+        // order-01, -04 and -07 in group batch-1, order-40 ... -44 in group batch-2
         for (int i = 0; i < MESSAGES; i++) {
             String topic = i % 3 == 2 ? ".audit" : i % 3 == 0 ? ".orders.eu" : ".orders.us";
-            kafka.send(INBOUND, bytes("k" + i), bytes("{\"order\": " + i + "}"), Map.of("x-deliver-at", Long.toString(BASE + i * 60_000L),
+            Map<String, String> headers = new HashMap<>(Map.of("x-deliver-at", Long.toString(BASE + i * 60_000L),
                     "x-target", "kafka:" + NAME + topic, "x-message-id", id(i)));
+            if (i < 9 && i % 3 == 1) {
+                headers.put("x-group", "batch-1");
+            } else if (i >= 40) {
+                headers.put("x-group", "batch-2");
+            }
+            kafka.send(INBOUND, bytes("k" + i), bytes("{\"order\": " + i + "}"), headers);
         }
         kafka.flush();
 
@@ -195,6 +203,38 @@ class PendingTableBrowserTest {
         ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView(true);", table);
         Files.createDirectories(SCREENSHOT.toAbsolutePath().getParent());
         Files.write(SCREENSHOT, table.getScreenshotAs(OutputType.BYTES));
+        assertThat(row("order-04").findElement(By.cssSelector("td.group")).getText()).isEqualTo("batch-1");
+        assertThat(row("order-03").findElement(By.cssSelector("td.group")).getText()).isEqualTo("-");
+        assertThat(row("order-03").findElements(By.cssSelector("button.cancel-group"))).as("no group, no group actions").isEmpty();
+
+        // a group: its messages only, whatever their target; then the whole group cancelled from one of its rows, after
+        // the dry run's count
+        browser.findElement(By.id("pending-target")).clear();
+        type(By.id("pending-group"), "batch-1");
+        click(By.id("pending-filter"));
+        awaitRows(List.of("order-01", "order-04", "order-07"));
+        assertThat(text(By.id("pending-totals"))).isEqualTo("(3 matching of 44 pending)");
+        row("order-04").findElement(By.cssSelector("button.cancel-group")).click();
+        awaitTrue(() -> row("order-04").getText().contains("Never deliver the 3 pending of group batch-1?"), "the dry run's count asked");
+        assertThat(api.get("/api/messages/order-01").json().get("state").asText()).as("a dry run changes nothing").isEqualTo("pending");
+        row("order-04").findElement(By.cssSelector("button.group-yes")).click();
+        awaitTrue(() -> text(By.id("status")).startsWith("Cancelled 3 of group batch-1."), "group cancel said");
+        for (String id : List.of("order-01", "order-04", "order-07")) {
+            assertThat(api.get("/api/messages/" + id).json().get("state").asText()).as(id).isEqualTo("cancelled");
+        }
+        assertThat(api.get("/api/messages/order-40").json().get("state").asText()).as("another group").isEqualTo("pending");
+        click(By.id("pending-reload"));
+        awaitTrue(() -> text(By.id("pending-totals")).equals("(0 matching of 41 pending)"), "the group gone from the table");
+
+        // a group's link filters by it
+        browser.findElement(By.id("pending-group")).clear();
+        type(By.id("pending-due-after"), Long.toString(BASE + 38 * 60_000L));
+        type(By.id("pending-due-before"), Long.toString(BASE + 45 * 60_000L)); // order-15 was moved after them
+        click(By.id("pending-filter"));
+        awaitRows(ids(38, 45));
+        row("order-42").findElement(By.cssSelector("a.group-filter")).click();
+        awaitRows(List.of("order-40", "order-41", "order-42", "order-43", "order-44"));
+        assertThat(browser.findElement(By.id("pending-group")).getAttribute("value")).isEqualTo("batch-2");
     }
 
     private static List<String> apiIds(String query) {
