@@ -161,6 +161,7 @@ final class StoredFixture {
         keys.put("deadLetters", k -> k.deadLetters(0));
         keys.put("deadLetterIndex", k -> k.deadLetterIndex(0));
         keys.put("deadLetterBytes", k -> k.deadLetterBytes(0));
+        keys.put("groupIndex:" + StoredFixtureMessages.GROUP, k -> k.groupIndex(0, StoredFixtureMessages.GROUP));
         return Collections.unmodifiableMap(keys);
     }
 }

@@ -22,10 +22,14 @@ final class StoredFixtureMessages {
     /** Stored in the wire form: the names hash had no room for its names. */
     static final String WIRE_FORM_ID = "invoice-7";
     static final String DEAD_ID = "delay.inbound@q7RFvT1nRZ2tPkAtbZ0hXw-1-99";
+    /** Stored with an x-group header: flag 0x40 of its envelope, and an entry in its slot's index of the group. */
+    static final String GROUPED_ID = "order-42-timeout";
+    static final String GROUP = "order-42";
 
     static final long PACKED_DUE = 1_000;
     static final long VERBATIM_DUE = 2_000;
     static final long WIRE_FORM_DUE = 3_000;
+    static final long GROUPED_DUE = 4_000;
 
     static final Envelope KAFKA = new Envelope(PACKED_ID, "kafka:orders.expired", "kafka:delay.inbound/0@1234567", "key-1".getBytes(UTF_8),
             List.of(MessageHeader.text("trace", "abc"), new MessageHeader("none", null)), Map.of(), "{\"order\":1}".getBytes(UTF_8));
@@ -37,6 +41,11 @@ final class StoredFixtureMessages {
 
     static final Envelope UNINTERNED = new Envelope(WIRE_FORM_ID, "kafka:invoices.due", "kafka:billing/3@77", null, List.of(), Map.of(),
             null);
+
+    /** The group among other headers, after a key: what a reader must skip to find it. */
+    static final Envelope GROUPED = new Envelope(GROUPED_ID, "kafka:orders.expired", "kafka:delay.inbound/0@42", "key-42".getBytes(UTF_8),
+            List.of(MessageHeader.text("trace", "g"), MessageHeader.text("x-group", GROUP), MessageHeader.text("after", "x")), Map.of(),
+            "{\"order\":42}".getBytes(UTF_8));
 
     static final DeadLetter DEAD = new DeadLetter(DEAD_ID, DeadLetterReason.PUBLISH_FAILED, "target refused: 403", "kafka:delay.inbound/1@99",
             "kafka:orders.expired", 4, null, List.of(MessageHeader.text("trace", "dead")), Map.of(), "gone".getBytes(UTF_8));

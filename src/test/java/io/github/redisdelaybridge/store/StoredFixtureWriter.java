@@ -2,6 +2,8 @@ package io.github.redisdelaybridge.store;
 
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.DEAD;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.DEAD_ID;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED_DUE;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.KAFKA;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.PACKED_DUE;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.RABBITMQ;
@@ -33,7 +35,8 @@ import java.util.Map;
 /**
  * Writes the fixtures of src/test/resources/stored-forms with the current code, against the local Redis: it stores
  * {@link StoredFixtureMessages} through the store's scripts and dumps what Redis then holds. Run it when a stored form
- * is added (the fixtures of the forms a release must keep reading are committed and never rewritten):
+ * is added: it writes only the fixtures that are not there yet (the fixtures of the forms a release must keep reading
+ * are committed and never rewritten):
  * {@code mvn -B -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.github.redisdelaybridge.store.StoredFixtureWriter}
  * or from an IDE; the first argument is the directory (default src/test/resources/stored-forms).
  */
@@ -73,7 +76,13 @@ public final class StoredFixtureWriter {
                     # A listing cursor (nextCursor): base64url of <score>/<slot>: and the member's bytes, here the packed member
                     # of pending-stored-form.txt; then the position it names.""");
 
-            for (String family : List.of("stored", "wire", "dead")) {
+            Keys grouped = keys("grouped");
+            schedule(store(redis, grouped, NameLimits.DEFAULT), GROUPED, GROUPED_DUE, null, 0);
+            write(directory.resolve("pending-grouped.txt"), StoredFixture.dump(redis, grouped), """
+                    # A pending message in the stored form with an x-group header (flag 0x40), and its entry in the slot's index
+                    # of its group (StoredFixtureMessages.GROUPED).""");
+
+            for (String family : List.of("stored", "wire", "dead", "grouped")) {
                 LocalRedis.deleteKeys(PREFIX + "-" + family);
             }
         }
@@ -110,6 +119,10 @@ public final class StoredFixtureWriter {
     }
 
     private static void write(Path file, List<String> lines, String comment) throws Exception {
+        if (Files.exists(file)) {
+            System.out.println("kept " + file);
+            return;
+        }
         Files.writeString(file, comment + "\n" + String.join("\n", lines) + "\n", StandardCharsets.US_ASCII);
         System.out.println("wrote " + file);
     }

@@ -2,6 +2,10 @@ package io.github.redisdelaybridge.store;
 
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.DEAD;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.DEAD_ID;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUP;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED_DUE;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED_ID;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.KAFKA;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.PACKED_DUE;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.PACKED_ID;
@@ -22,10 +26,12 @@ import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.inspection.DeadLetterEntry;
+import io.github.redisdelaybridge.store.inspection.GroupEntry;
 import io.github.redisdelaybridge.store.inspection.ListPosition;
 import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import io.github.redisdelaybridge.store.inspection.MessageState;
 import io.github.redisdelaybridge.store.inspection.PendingEntry;
+import io.github.redisdelaybridge.store.inspection.PendingFilter;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -113,6 +119,25 @@ class StoredFixturesTest {
     }
 
     @Test
+    void aGroupedMessageInTheStoredFormIsFoundByItsGroupListedWithItAndCancelledWithIt() throws Exception {
+        StoredFixture fixture = StoredFixture.read("pending-grouped.txt");
+        byte[] payload = payloadOf(fixture, GROUPED_ID);
+        assertThat(payload[1] & EnvelopeCodec.FLAG_GROUPED).as("the grouped flag in the stored form's flags byte").isNotZero();
+        StoreFaces store = storeWith(fixture);
+
+        assertThat(EnvelopeCodec.decode(GROUPED_ID, await(store.inspection().inspect(GROUPED_ID)).envelope())).isEqualTo(GROUPED);
+        assertThat(await(store.inspection().listPending(null, PendingFilter.EVERY, 10)).entries())
+                .extracting(PendingEntry::messageId, PendingEntry::group, PendingEntry::dueAt).containsExactly(tuple(GROUPED_ID, GROUP, GROUPED_DUE));
+        assertThat(await(store.inspection().listPending(null, new PendingFilter(null, null, null, GROUP), 10)).entries())
+                .extracting(PendingEntry::messageId).containsExactly(GROUPED_ID);
+        assertThat(await(store.inspection().listGroup(GROUP, null, 10)).entries()).extracting(GroupEntry::messageId).containsExactly(GROUPED_ID);
+
+        assertThat(await(store.ingest().cancelGroup(GROUP, false)).changed()).isEqualTo(1);
+        assertThat(await(store.inspection().inspect(GROUPED_ID)).state()).isEqualTo(MessageState.CANCELLED);
+        assertThat(redis().exists(StoredFixture.keyBytes(store.keys().groupIndex(0, GROUP))).get(5, TimeUnit.SECONDS)).as("index gone").isZero();
+    }
+
+    @Test
     void theCurrentWriterStillWritesTheFixturesBytes() throws Exception {
         StoredFixture storedForm = StoredFixture.read("pending-stored-form.txt");
         Keys keys = new Keys(redis.prefix(), 1);
@@ -125,6 +150,11 @@ class StoredFixturesTest {
         assertThat(StoredFixture.dump(redis(), keys)).containsExactlyElementsOf(storedForm.lines());
         assertThat(EnvelopeCodec.encode(UNINTERNED)).isEqualTo(payloadOf(StoredFixture.read("pending-wire-form.txt"), WIRE_FORM_ID));
         assertThat(DeadLetterCodec.encode(DEAD)).isEqualTo(payloadOf(StoredFixture.read("dead-letter.txt"), DEAD_ID));
+        StoredFixture grouped = StoredFixture.read("pending-grouped.txt");
+        Keys groupedKeys = new Keys(redis.prefix() + "-grouped", 1);
+        grouped.only("names").load(redis(), groupedKeys);
+        await(store(groupedKeys).ingest().schedule(List.of(new ScheduleRequest(GROUPED_ID, new DueTime.At(GROUPED_DUE), GROUPED))));
+        assertThat(StoredFixture.dump(redis(), groupedKeys)).containsExactlyElementsOf(grouped.lines());
     }
 
     private static byte[] payloadOf(StoredFixture fixture, String id) {
