@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.dispatch.DispatchWakeup;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.metrics.Via;
 import io.github.redisdelaybridge.store.connection.DurabilityBarrier;
 import io.github.redisdelaybridge.store.ingest.GroupOutcome;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
@@ -35,9 +37,12 @@ public final class GroupCommands {
     private final DispatchWakeup wakeup;
     private final long redisTimeoutMs;
     private final DurableWrites durably;
+    private final BridgeMetrics metrics;
 
-    public GroupCommands(IngestStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup, long redisTimeoutMs) {
+    public GroupCommands(IngestStore store, DurabilityBarrier barrier, DueTimeParser dueTimeParser, DispatchWakeup wakeup, BridgeMetrics metrics,
+                         long redisTimeoutMs) {
         this.store = store;
+        this.metrics = metrics;
         this.durably = new DurableWrites(barrier, redisTimeoutMs);
         this.dueTimeParser = dueTimeParser;
         this.wakeup = wakeup;
@@ -55,6 +60,7 @@ public final class GroupCommands {
         GroupOutcome outcome = dryRun ? StoreAnswers.await(store.cancelGroup(group, true), answerMs(store, redisTimeoutMs))
                 : durably.write(allSlots(), answerMs(store, redisTimeoutMs), () -> store.cancelGroup(group, false));
         if (!dryRun) {
+            metrics.groupOperation(BridgeMetrics.CANCEL_GROUP, Via.HTTP, outcome.changed(), outcome.inFlight());
             LOG.info("cancelled {} pending messages of group {} (HTTP); {} in flight left alone", outcome.changed(), group, outcome.inFlight());
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -78,6 +84,7 @@ public final class GroupCommands {
                     + " ms (bridge.delay.max-ms), measured on Redis's clock; no message of the group was changed");
         }
         if (!dryRun) {
+            metrics.groupOperation(BridgeMetrics.RESCHEDULE_GROUP, Via.HTTP, outcome.changed(), outcome.inFlight());
             LOG.info("rescheduled {} pending messages of group {} (HTTP): now due at {}; {} in flight left alone", outcome.changed(), group,
                     outcome.dueAt(), outcome.inFlight());
             if (outcome.changed() > 0) {

@@ -43,7 +43,8 @@ final class AdminWiring {
         registry.bind("messageCommands", new MessageCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, metrics,
                 redisTimeoutMs));
         registry.bind("groupQueries", new GroupQueries(stores.inspectionStore(), stores.ingestStore(), redisTimeoutMs));
-        registry.bind("groupCommands", new GroupCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, redisTimeoutMs));
+        registry.bind("groupCommands", new GroupCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, metrics,
+                redisTimeoutMs));
         registry.bind("deadLetterQueries", new DeadLetterQueries(stores.inspectionStore(), redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(stores.inspectionStore(), inbound.validator(), dueTimeParser, dispatcher,
                 redisTimeoutMs));

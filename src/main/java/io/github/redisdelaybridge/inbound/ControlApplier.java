@@ -169,8 +169,9 @@ final class ControlApplier {
         return DeadLetter.bounded(id, 200);
     }
 
-    private static Rejection reportGroup(ControlRequest request, GroupOutcome outcome, String origin) {
+    private Rejection reportGroup(ControlRequest request, GroupOutcome outcome, String origin) {
         if (request instanceof ControlRequest.CancelGroup cancel) {
+            metrics.groupOperation(BridgeMetrics.CANCEL_GROUP, Via.MESSAGE, outcome.changed(), outcome.inFlight());
             LOG.info("cancelled {} pending messages of group {} (control message {}); {} in flight left alone", outcome.changed(),
                     cancel.group(), origin, outcome.inFlight());
             return null;
@@ -180,6 +181,7 @@ final class ControlApplier {
             return new Rejection(DeadLetterReason.DELAY_TOO_LONG, "the new due time of group " + reschedule.group()
                     + " lies beyond the maximum delay, measured on the Redis clock; no message of it was changed");
         }
+        metrics.groupOperation(BridgeMetrics.RESCHEDULE_GROUP, Via.MESSAGE, outcome.changed(), outcome.inFlight());
         LOG.info("rescheduled {} pending messages of group {} (control message {}): now due at {}; {} in flight left alone",
                 outcome.changed(), reschedule.group(), origin, outcome.dueAt(), outcome.inFlight());
         return null;

@@ -42,6 +42,11 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     static final String CANCELS = "bridge.cancels";
     static final String RESCHEDULES = "bridge.reschedules";
     static final String REPLACES = "bridge.replaces";
+    static final String GROUP_OPERATIONS = "bridge.group.operations";
+    static final String GROUP_MESSAGES = "bridge.group.messages";
+    /** The {@code operation} label of the group counters. */
+    public static final String CANCEL_GROUP = "cancel-group";
+    public static final String RESCHEDULE_GROUP = "reschedule-group";
     static final String CANCELLED_ARRIVALS = "bridge.cancelled.arrivals";
     static final String DEAD_LETTERS_TRIMMED = "bridge.dead.letters.trimmed";
     static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
@@ -131,6 +136,13 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
         }
         for (Replacement.Outcome outcome : Replacement.Outcome.values()) {
             registry.counter(REPLACES, "outcome", code(outcome), "via", Via.MESSAGE.code());
+        }
+        for (Via via : Via.values()) {
+            for (String operation : new String[] {CANCEL_GROUP, RESCHEDULE_GROUP}) {
+                registry.counter(GROUP_OPERATIONS, "operation", operation, "via", via.code());
+                registry.counter(GROUP_MESSAGES, "operation", operation, "via", via.code(), "outcome", "changed");
+                registry.counter(GROUP_MESSAGES, "operation", operation, "via", via.code(), "outcome", "in-flight");
+            }
         }
     }
 
@@ -241,6 +253,16 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
 
     public void replace(Replacement.Outcome outcome, Via via) {
         registry.counter(REPLACES, "outcome", code(outcome), "via", via.code()).increment();
+    }
+
+    /**
+     * A group operation carried out ({@link #CANCEL_GROUP} or {@link #RESCHEDULE_GROUP}; a dry run is not one): the
+     * messages it changed, and those it left alone because they were in flight.
+     */
+    public void groupOperation(String operation, Via via, long changed, long inFlight) {
+        registry.counter(GROUP_OPERATIONS, "operation", operation, "via", via.code()).increment();
+        registry.counter(GROUP_MESSAGES, "operation", operation, "via", via.code(), "outcome", "changed").increment(changed);
+        registry.counter(GROUP_MESSAGES, "operation", operation, "via", via.code(), "outcome", "in-flight").increment(inFlight);
     }
 
     /**

@@ -67,6 +67,10 @@ class GroupsTest {
 
         awaitCondition(() -> count("order-7", "pending") == 0, "order-7 cancelled");
         assertThat(state("o7-3")).isEqualTo("cancelled");
+        awaitCondition(() -> api.get("/observe/metrics").text().contains("bridge_group_operations_total{operation=\"cancel-group\",via=\"message\"} 1.0"),
+                "the operation counted");
+        assertThat(api.get("/observe/metrics").text())
+                .contains("bridge_group_messages_total{operation=\"cancel-group\",outcome=\"changed\",via=\"message\"} 20.0");
         Received other = awaitArrival("o8");
         assertThat(other.header("x-group")).as("x-group is delivered as it came").isEqualTo("order-8");
         Thread.sleep(2_000);
@@ -126,6 +130,13 @@ class GroupsTest {
         assertThat(cancelled.json().get("inFlight").asLong()).isZero();
         assertThat(state("api-4")).isEqualTo("cancelled");
         assertThat(api.delete(path).json().get("cancelled").asLong()).as("repeating it is harmless").isZero();
+        String metrics = api.get("/observe/metrics").text();
+        assertThat(metrics).as("dry runs and the refused reschedule are not counted")
+                .contains("bridge_group_operations_total{operation=\"cancel-group\",via=\"http\"} 2.0")
+                .contains("bridge_group_operations_total{operation=\"reschedule-group\",via=\"http\"} 1.0")
+                .contains("bridge_group_messages_total{operation=\"cancel-group\",outcome=\"changed\",via=\"http\"} 6.0")
+                .contains("bridge_group_messages_total{operation=\"reschedule-group\",outcome=\"changed\",via=\"http\"} 6.0")
+                .contains("bridge_group_messages_total{operation=\"cancel-group\",outcome=\"in-flight\",via=\"http\"} 0.0");
 
         assertThat(api.get("/api/groups/" + "g".repeat(257)).status()).isEqualTo(400);
     }
