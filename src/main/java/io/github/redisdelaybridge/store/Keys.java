@@ -98,6 +98,27 @@ public final class Keys {
         return key(slot, "claims");
     }
 
+    /**
+     * HASH: field = message member, value = its due time (epoch ms) before the bridge first moved its score (a target over its
+     * rate limit, a retry, a message given back): {@code x-delay-due-at} and lateness count from it. Only messages whose score
+     * was moved have a field; deleted with the message.
+     */
+    public String originalDue(int slot) {
+        return key(slot, "original-due");
+    }
+
+    /**
+     * HASH: the token bucket of a configured target pattern ({@code bridge.targets.<name>.*}), shared by every instance: field
+     * {@code tokens} = tokens left, {@code at} = when counted (epoch ms, Redis's clock); expires once full. Outside the slots,
+     * under a hash tag of its own, so its script touches one Redis Cluster hash slot.
+     */
+    public String tokenBucket(String patternName) {
+        if (patternName.contains("{") || patternName.contains("}")) {
+            throw new IllegalArgumentException("a target pattern's name has no braces: " + patternName);
+        }
+        return prefix + ":{" + prefix + ":bucket:" + patternName + "}:tokens";
+    }
+
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
     public String delivered(int slot) {
         return key(slot, "delivered");

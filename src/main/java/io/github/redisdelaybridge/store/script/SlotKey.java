@@ -19,7 +19,8 @@ public enum SlotKey {
     DEAD_LETTER_BYTES("dead-letter bytes", Keys::deadLetterBytes),
     NAMES("names", Keys::names),
     FAILING_SINCE("failing since", Keys::failingSince),
-    CLAIMS("claim records", Keys::claims);
+    CLAIMS("claim records", Keys::claims),
+    ORIGINAL_DUE("original due", Keys::originalDue);
 
     /** One of {@link Keys}'s key methods (an int slot: no boxing per key). */
     private interface KeyOfSlot {
