@@ -45,6 +45,12 @@ final class TargetControls {
         this.redisTimeoutMs = redisTimeoutMs;
         this.metrics = metrics;
         this.onReturnedToDueSet = onReturnedToDueSet;
+        // each configured pattern's counters exist from the start, at 0, so that a dashboard's rate() has a series to read
+        for (TargetLimit limit : limits.all()) {
+            metrics.targetDelivered(limit.name(), 0);
+            metrics.targetRateLimited(limit.name(), 0);
+            metrics.targetExpired(limit.name(), 0);
+        }
     }
 
     /**
