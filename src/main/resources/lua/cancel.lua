@@ -20,6 +20,7 @@
   KEYS[7] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[8] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[9] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
+  KEYS[10] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] message id
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -67,6 +68,7 @@ local function outcome()
     redis.call('HDEL', KEYS[2], pending)
     redis.call('HDEL', KEYS[4], pending)
     redis.call('HDEL', KEYS[9], pending)
+    redis.call('HDEL', KEYS[10], pending)
     if cancelWindow > 0 then recordCancel() end
     return 1
   end

@@ -10,6 +10,8 @@
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[4] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+                               dropped, as the new due time is the one the message is due at
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -36,4 +38,5 @@ local due
 if ARGV[2] == 'delay' then due = now + tonumber(ARGV[3]) else due = tonumber(ARGV[3]) end
 if due - now > tonumber(ARGV[4]) then return -3 end
 redis.call('ZADD', KEYS[1], 'XX', due, pending)
+redis.call('HDEL', KEYS[4], pending)
 return due

@@ -7,6 +7,7 @@ import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.Keys;
@@ -21,7 +22,7 @@ import io.github.redisdelaybridge.store.script.ScriptContract;
 public final class ChangeDueTimeScript {
 
     /** {@code Returns: the new due time (epoch ms, >= 0)}, or one of the negative codes below. */
-    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES);
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES, ORIGINAL_DUE);
 
     private ChangeDueTimeScript() {
     }

@@ -101,6 +101,25 @@ class TargetLimitStoreTest {
         assertThat(inspector.sync().exists(keys.originalDue(slot))).as("deleted with the message").isZero();
     }
 
+    @Test
+    void aDeferredMessageCancelledOrGivenANewDueTimeLeavesNoOriginalDueTimeBehind() {
+        StoreFaces store = store(first);
+        for (String id : List.of("to-cancel", "to-move")) {
+            Envelope envelope = new Envelope(id, "kafka:orders", "kafka:in/0@1", null, List.of(), Map.of(), "body".getBytes());
+            store.ingest().schedule(List.of(new ScheduleRequest(id, new DueTime.AfterDelay(0), envelope))).join();
+            int slot = keys.slotOf(id);
+            ClaimedMessage claimed = store.dispatch().claim(slot, 10, 60_000).join().messages().get(0);
+            store.dispatch().defer(slot, List.of(new DeferClaimedScript.Deferral(claimed, 60_000))).join();
+            assertThat(inspector.sync().exists(keys.originalDue(slot))).as(id + " deferred").isOne();
+        }
+
+        store.ingest().cancel("to-cancel", false).join();
+        store.ingest().changeDueTime("to-move", new DueTime.AfterDelay(30_000)).join();
+
+        assertThat(inspector.sync().exists(keys.originalDue(keys.slotOf("to-cancel")), keys.originalDue(keys.slotOf("to-move"))))
+                .as("the producer's cancel and new due time drop the kept due time").isZero();
+    }
+
     private static ClaimedMessage awaitClaim(StoreFaces store, int slot) {
         long deadline = System.currentTimeMillis() + 5_000;
         while (System.currentTimeMillis() < deadline) {
