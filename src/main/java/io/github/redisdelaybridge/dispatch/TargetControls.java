@@ -8,6 +8,7 @@ import io.github.redisdelaybridge.store.dispatch.DeferClaimedScript.Deferral;
 import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import io.github.redisdelaybridge.store.dispatch.TokensTaken;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       will come, with their original due times kept. They leave the batch: a backlog over its rate sits in the due set
  *       at the times it may go, so a claim takes other targets' due messages before it.</li>
  * </ul>
- * When the bucket cannot be asked (Redis does not answer in time), the messages are published: the claim itself went
+ * Runs on the dispatch loop's thread only. When the bucket cannot be asked (Redis does not answer in time), the messages are published: the claim itself went
  * through, and a short excess of rate is better than holding messages on a failing call.
  */
 final class TargetControls {
@@ -38,6 +39,12 @@ final class TargetControls {
     private final long redisTimeoutMs;
     private final BridgeMetrics metrics;
     private final Runnable onReturnedToDueSet;
+    /**
+     * Per pattern: when the last token this instance has already promised to a message it gave back will come (epoch ms,
+     * Redis's clock). The next batch's messages over the rate are spread after it, not over the same time again, so a
+     * backlog given back batch by batch lines up at the rate instead of falling due many at once and going back again.
+     */
+    private final Map<String, Double> promisedUpTo = new HashMap<>();
 
     TargetControls(TargetLimits limits, DispatchStore store, long redisTimeoutMs, BridgeMetrics metrics, Runnable onReturnedToDueSet) {
         this.limits = limits;
@@ -86,18 +93,25 @@ final class TargetControls {
         }
         Map<Integer, List<Deferral>> deferredBySlot = new TreeMap<>();
         rated.forEach((limit, messages) -> {
-            int granted = granted(limit, messages.size());
+            TokensTaken taken = taken(limit, messages.size(), now);
+            int granted = Math.max(0, Math.min(messages.size(), taken.granted()));
             kept.addAll(messages.subList(0, granted));
             List<OutgoingMessage> over = messages.subList(granted, messages.size());
+            if (over.isEmpty()) {
+                return;
+            }
+            // one token every 1000 / rate ms: the i-th message over the limit is due when the i-th token not yet promised comes,
+            // and never before its own due time
+            double msPerToken = 1000.0 / limit.ratePerSecond();
+            long redisNow = taken.redisNow();
+            double from = Math.max(promisedUpTo.getOrDefault(limit.name(), 0.0), redisNow);
             for (int i = 0; i < over.size(); i++) {
                 OutgoingMessage outgoing = over.get(i);
-                // one token every 1000 / rate ms: the i-th message over the limit is due when the i-th token comes, and never early
-                long delayMs = Math.max((long) Math.ceil((i + 1) * 1000.0 / limit.ratePerSecond()), outgoing.message.dueAt() - now);
+                long delayMs = Math.max((long) Math.ceil(from + (i + 1) * msPerToken - redisNow), outgoing.message.dueAt() - redisNow);
                 deferredBySlot.computeIfAbsent(outgoing.message.slot(), s -> new ArrayList<>()).add(new Deferral(outgoing.message, delayMs));
             }
-            if (!over.isEmpty()) {
-                metrics.targetRateLimited(limit.name(), over.size());
-            }
+            promisedUpTo.put(limit.name(), from + over.size() * msPerToken);
+            metrics.targetRateLimited(limit.name(), over.size());
         });
         deferredBySlot.forEach((slot, deferrals) -> store.defer(slot, deferrals).whenComplete((given, failure) -> {
             if (failure != null) {
@@ -111,18 +125,17 @@ final class TargetControls {
         return kept;
     }
 
-    /** How many of {@code asked} messages the pattern's bucket allows now; all of them when Redis cannot be asked. */
-    private int granted(TargetLimit limit, int asked) {
+    /** What the pattern's bucket allows of {@code asked} messages now; all of them when Redis cannot be asked. */
+    private TokensTaken taken(TargetLimit limit, int asked, long now) {
         try {
-            TokensTaken taken = store.takeTokens(limit.name(), limit.ratePerSecond(), asked).get(redisTimeoutMs, TimeUnit.MILLISECONDS);
-            return Math.max(0, Math.min(asked, taken.granted()));
+            return store.takeTokens(limit.name(), limit.ratePerSecond(), asked).get(redisTimeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return asked;
+            return new TokensTaken(asked, now);
         } catch (Exception e) {
             LOG.warn("could not ask the token bucket of target pattern {} ({}); its {} messages are published without it: {}", limit.name(),
                     limit.pattern(), asked, Failures.rootMessage(e));
-            return asked;
+            return new TokensTaken(asked, now);
         }
     }
 }
