@@ -11,9 +11,4 @@ package io.github.redisdelaybridge.outbound;
  * @param maxLatenessMs  a message later than this when taken is dead-lettered as {@code expired}; 0: off
  */
 public record TargetLimit(String name, String pattern, int ratePerSecond, int maxInFlight, long maxLatenessMs) {
-
-    /** True if the target text matches the pattern. */
-    public boolean matches(String targetUri) {
-        return new Glob(pattern).matches(targetUri);
-    }
 }
