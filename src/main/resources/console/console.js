@@ -7,6 +7,7 @@ import { $, hideStatus } from './dom.js';
 import { refreshDue } from './histogram.js';
 import { refreshLateness } from './lateness.js';
 import { wireMessages } from './messages.js';
+import { startPending, wirePending } from './pending.js';
 import { POLL_MS, refreshStats } from './stats.js';
 
 let pollFailed = false;
@@ -35,6 +36,7 @@ function wireToken() {
     showTokenState();
     hideStatus();
     poll();
+    startPending();
     run('List dead letters', () => loadDeadLetters(false));
   });
   $('token-forget').addEventListener('click', () => {
@@ -47,7 +49,9 @@ function wireToken() {
 showTokenState();
 wireToken();
 wireMessages();
+wirePending();
 wireDeadLetters();
 poll();
+startPending();
 run('List dead letters', () => loadDeadLetters(false));
 setInterval(() => { if (!document.hidden) poll(); }, POLL_MS);

@@ -6,7 +6,7 @@ import { findMessage } from './messages.js';
 
 // the dead-letter reason codes (README, "Dead letters")
 const REASONS = ['missing-delay', 'conflicting-delay', 'invalid-delay', 'delay-too-long', 'missing-target', 'invalid-target',
-  'forbidden-target', 'invalid-message-id', 'invalid-control', 'payload-too-large', 'publish-failed', 'invalid-message',
+  'forbidden-target', 'invalid-message-id', 'invalid-control', 'not-replaced', 'payload-too-large', 'publish-failed', 'invalid-message',
   'corrupt-envelope', 'payload-missing'];
 
 let deadCursor = null;

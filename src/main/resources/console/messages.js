@@ -57,7 +57,7 @@ export async function findMessage(id, withBody) {
 }
 
 // What the operator typed as the new due time: a delay in ms, an ISO-8601 duration, or an instant.
-function dueTimeBody(text) {
+export function dueTimeBody(text) {
   const value = text.trim();
   if (/^\d+$/.test(value)) return { delayMs: Number(value) };
   if (/^P/i.test(value)) return { delayMs: value };

@@ -20,7 +20,8 @@
   KEYS[7] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[8] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[9] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
-  KEYS[10] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
+  KEYS[10] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[11] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] message id
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -40,6 +41,7 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/memberIds
+-- @include lib/groups
 local id = ARGV[1]
 local cancelWindow = tonumber(ARGV[2])
 local dedupeWindow = tonumber(ARGV[3])
@@ -64,11 +66,13 @@ local function outcome()
   if memberIn(KEYS[3]) then return -1 end
   local pending = memberIn(KEYS[1])
   if pending then
+    local group = groupOf(redis.call('HGET', KEYS[2], pending))
+    if group then groupIndexRemove(KEYS[10], group, pending) end
     redis.call('ZREM', KEYS[1], pending)
     redis.call('HDEL', KEYS[2], pending)
     redis.call('HDEL', KEYS[4], pending)
     redis.call('HDEL', KEYS[9], pending)
-    redis.call('HDEL', KEYS[10], pending)
+    redis.call('HDEL', KEYS[11], pending)
     if cancelWindow > 0 then recordCancel() end
     return 1
   end

@@ -10,7 +10,9 @@
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
-  KEYS[4] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+  KEYS[4] payloads       HASH  field = message member, value = envelope bytes (read for its group)
+  KEYS[5] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[6] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
                                dropped, as the new due time is the one the message is due at
 
   ARGV[1] message id
@@ -24,6 +26,7 @@
     -3 the new due time lies beyond the maximum delay; nothing changed
 ]]
 -- @include lib/memberIds
+-- @include lib/groups
 local id = ARGV[1]
 local ids = memberIds(nameCodes(KEYS[3]))
 local members = ids.lookupMembers(id)
@@ -38,5 +41,7 @@ local due
 if ARGV[2] == 'delay' then due = now + tonumber(ARGV[3]) else due = tonumber(ARGV[3]) end
 if due - now > tonumber(ARGV[4]) then return -3 end
 redis.call('ZADD', KEYS[1], 'XX', due, pending)
-redis.call('HDEL', KEYS[4], pending)
+local group = groupOf(redis.call('HGET', KEYS[4], pending))
+if group then groupIndexMove(KEYS[5], group, pending, due) end
+redis.call('HDEL', KEYS[6], pending)
 return due

@@ -14,12 +14,16 @@
   KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[6] claim records  HASH  field = claimer id, value = "<round> <lease deadline> ...": what that claimer's
                                latest round leased in this slot (releaseClaim.lua)
-  KEYS[7] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua,
+  KEYS[7] lease claimers  ZSET  member = "<claimer id> <lease deadline> <claimed at> <latest due>", score = the lease
+                               deadline: who took each call's messages, when, and the latest due time among them
+                               (takeBackLeases.lua); entries whose deadline has passed are dropped
+  KEYS[8] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua,
                                reschedule.lua); only messages whose score was moved have a field
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
-  ARGV[3] claimer id (a dispatcher's own, random), or empty: nothing recorded
+  ARGV[3] claimer id (a dispatcher's own: "<instance id>/<random>", no spaces in the random part), or empty:
+          nothing recorded
   ARGV[4] the claimer's round; this call's lease deadline is added to the claimer's record of that round, so
           that a claimer that never got the answer can give exactly these messages back (releaseClaim.lua)
   ARGV[5] how far ahead to claim, in ms (>= 0): messages due up to now + this are claimed.
@@ -31,7 +35,9 @@
   fail comes before the first write: Redis does not undo a script's writes when it fails halfway, so an error
   reply means nothing was claimed (nothing half-moved: out of the due set but in no lease). A call that records
   also drops one other claimer's record whose leases have all passed (a dispatcher that stopped), so the hash
-  holds about one record per running dispatcher.
+  holds about one record per running dispatcher, and adds the call to the lease claimers (dropping the entries whose
+  deadline has passed: the reaper takes those leases back), so that a restarted process can give back at once what
+  its dead predecessor leased, in every round, not just the latest.
 
   Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, originalDue1, member2, ... }
     now      Redis's current time (epoch ms)
@@ -72,7 +78,7 @@ if #due > 0 then
   -- conversion to a command argument would be the whole cost of asking it
   local attempts = redis.call('EXISTS', KEYS[4]) == 1 and redis.call('HMGET', KEYS[4], unpack(members)) or {}
   -- likewise: only messages whose score the bridge moved have an original due time
-  local originals = redis.call('EXISTS', KEYS[7]) == 1 and redis.call('HMGET', KEYS[7], unpack(members)) or {}
+  local originals = redis.call('EXISTS', KEYS[8]) == 1 and redis.call('HMGET', KEYS[8], unpack(members)) or {}
   leaseUntil = uniqueLeaseDeadline(KEYS[2], leaseUntil)
   result[3] = leaseUntil
   local claimer, round = ARGV[3], ARGV[4]
@@ -102,6 +108,8 @@ if #due > 0 then
         local lastDeadline = tonumber(string.match(redis.call('HGET', KEYS[6], other) or '', '(%d+)$'))
         if not lastDeadline or lastDeadline < now then redis.call('HDEL', KEYS[6], other) end
       end
+      redis.call('ZADD', KEYS[7], leaseUntil, claimer .. ' ' .. lease .. ' ' .. now .. ' ' .. due[#due])
+      redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. now)
     end
   end
   redis.call('ZREM', KEYS[1], unpack(members))

@@ -13,7 +13,8 @@
   KEYS[5] dead-letter index  ZSET  member = message id, score = time it was dead-lettered (epoch ms)
   KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[7] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
-  KEYS[8] original due       HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
+  KEYS[8] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[9] original due       HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -31,11 +32,14 @@ local member, token, id = ARGV[1], ARGV[2], ARGV[6]
 if not holdsLease(KEYS[1], member, token) then return -1 end
 -- @include lib/redisNow
 -- @include lib/trimDeadLetters
+-- @include lib/groups
+local group = groupOf(redis.call('HGET', KEYS[2], member))
+if group then groupIndexRemove(KEYS[8], group, member) end
 redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)
 redis.call('HDEL', KEYS[6], member)
-redis.call('HDEL', KEYS[8], member)
+redis.call('HDEL', KEYS[9], member)
 putDeadLetter(KEYS[4], KEYS[5], KEYS[7], id, ARGV[3], now)
 trimDeadLetters(KEYS[4], KEYS[5], KEYS[7], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7]), now)
 return 1

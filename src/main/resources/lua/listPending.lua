@@ -18,7 +18,8 @@
   ARGV[2] ... and, among messages due at exactly ARGV[1], after this member ('' : none skipped)
   ARGV[3] only messages due before this time (epoch ms, exclusive), or '+inf'
   ARGV[4] at most this many messages
-  ARGV[5] only messages for this target ('' for every target)
+  ARGV[5] only messages whose target matches this glob (lib/globMatch: '*' for any run of characters,
+          no '*': that exact target), '' for every target
   ARGV[6] examine at most this many messages
   ARGV[7] 1 to start at the member ARGV[2] itself, if it is there (the position is in an earlier
           slot: members are packed with per-slot codes, so two slots can hold equal ones), 0 after it
@@ -35,15 +36,16 @@
 -- @include lib/scanFrom
 -- @include lib/expandNames
 -- @include lib/memberIds
+-- @include lib/globMatch
 local codes = nameCodes(KEYS[4])
 local names = namesExpander(codes)
 local ids = memberIds(codes)
-local wanted = ARGV[5]
+local wanted = ARGV[5] ~= '' and globMatcher(ARGV[5]) or nil
 
 return scanFrom(KEYS[1], ARGV[1], ARGV[2], ARGV[7] == '1', ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[6]), function(member, due)
   local envelope = redis.call('HGET', KEYS[2], member)
   if not envelope then return nil end
   local target = names.target(envelope)
-  if wanted ~= '' and target ~= wanted then return nil end
+  if wanted and not wanted(target) then return nil end
   return { ids.toId(member) or false, due, tonumber(redis.call('HGET', KEYS[3], member) or 0), #envelope, target, member }
 end)

@@ -10,6 +10,9 @@
   KEYS[1] in-flight set  ZSET  member = message member (lib/memberIds), score = lease deadline (epoch ms)
   KEYS[2] due set        ZSET  member = message member, score = due time (epoch ms)
   KEYS[3] attempts       HASH  field = message member, value = failed delivery attempts so far
+  KEYS[4] lease claimers  ZSET  member = "<claimer id> <lease deadline> <claimed at> <latest due>", score = the
+                                lease deadline (claim.lua): the entries whose deadline has passed are dropped here
+                                too, so that a slot nobody claims from any more does not keep them
 
   ARGV[1] maximum number of leases to reap in this call
 
@@ -23,4 +26,5 @@ for _, member in ipairs(expired) do
   redis.call('HINCRBY', KEYS[3], member, 1)
   redis.call('ZADD', KEYS[2], now, member)
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. now)
 return #expired

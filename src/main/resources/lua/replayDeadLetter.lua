@@ -18,6 +18,7 @@
   KEYS[6] cancelled set      ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[7] names              HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[8] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
+  KEYS[9] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message id (the dead letter's key; scheduled as its member)
   ARGV[2] SHA1 (hex) of the dead-letter record the caller read
@@ -38,6 +39,7 @@
 -- @include lib/internNames
 -- @include lib/memberIds
 -- @include lib/trimDeadLetters
+-- @include lib/groups
 local id = ARGV[1]
 local record = redis.call('HGET', KEYS[1], id)
 if not record then return -2 end
@@ -57,5 +59,7 @@ redis.call('ZREM', KEYS[5], member, id)
 redis.call('ZREM', KEYS[6], member, id)
 redis.call('ZADD', KEYS[3], due, member)
 redis.call('HSET', KEYS[4], member, (namesInterner(codes)(ARGV[6])))
+local group = groupOf(ARGV[6])
+if group then groupIndexAdd(KEYS[9], group, member, due) end
 removeDeadLetters(KEYS[1], KEYS[2], KEYS[8], { id })
 return due

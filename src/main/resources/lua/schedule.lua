@@ -19,6 +19,7 @@
   KEYS[3] delivered set  ZSET  member = message member, score = delivery time (dedupe window)
   KEYS[4] cancelled set  ZSET  member = message member, score = cancel time (cancel window)
   KEYS[5] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[6] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] maximum delay in ms (a due time further than this from now is refused)
   ARGV[2] dedupe window in ms (a delivered record older than this no longer blocks the id; the
@@ -45,6 +46,7 @@
 -- @include lib/redisNow
 -- @include lib/internNames
 -- @include lib/memberIds
+-- @include lib/groups
 local codes = nameCodes(KEYS[5])
 codes.capAt(tonumber(ARGV[4]), tonumber(ARGV[5]))
 local intern = namesInterner(codes)
@@ -136,6 +138,8 @@ if n > 0 then
       local payload, asGiven = intern(ARGV[i + 3])
       if asGiven then uninterned = uninterned + 1 end
       storedNow[member] = payload
+      local group = groupOf(payload)
+      if group then groupIndexAdd(KEYS[6], group, member, due) end
       dues[#dues + 1] = due
       dues[#dues + 1] = member
       payloads[#payloads + 1] = member

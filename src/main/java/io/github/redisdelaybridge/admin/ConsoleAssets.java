@@ -16,8 +16,9 @@ public final class ConsoleAssets {
      * Only these names are served: a path never reaches the class path lookup, so no other resource can be read. The
      * script is ES modules, one per panel, that {@code console.js} imports: a module added there must be listed here.
      */
-    private static final List<String> FILES = List.of("index.html", "console.css",
-            "console.js", "api.js", "dom.js", "format.js", "stats.js", "histogram.js", "lateness.js", "messages.js", "dead-letters.js");
+    private static final List<String> FILES = List.of("index.html", "console.css", "pending.css",
+            "console.js", "api.js", "dom.js", "format.js", "stats.js", "histogram.js", "lateness.js", "messages.js", "pending.js",
+            "dead-letters.js");
 
     /** By extension; JavaScript as {@code text/javascript}, the type a browser requires of a module script. */
     private static final Map<String, String> CONTENT_TYPES = Map.of(

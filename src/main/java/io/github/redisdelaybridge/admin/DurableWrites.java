@@ -20,8 +20,13 @@ final class DurableWrites {
     }
 
     <T> T write(int slot, Supplier<CompletableFuture<T>> write) {
-        DurabilityBarrier.Fence fence = StoreAnswers.await(barrier.open(List.of(slot)), redisTimeoutMs);
-        T answer = StoreAnswers.await(write.get(), redisTimeoutMs);
+        return write(List.of(slot), redisTimeoutMs, write);
+    }
+
+    /** A write over several slots, that may take up to {@code answerMs} (one script call after another). */
+    <T> T write(List<Integer> slots, long answerMs, Supplier<CompletableFuture<T>> write) {
+        DurabilityBarrier.Fence fence = StoreAnswers.await(barrier.open(slots), redisTimeoutMs);
+        T answer = StoreAnswers.await(write.get(), answerMs);
         if (!StoreAnswers.await(fence.confirm(), redisTimeoutMs + barrier.settings().waitTimeoutMs())) {
             throw new ApiException(503, "the connection to Redis was re-established during the change, so it is not known whether it"
                     + " was kept: send the request again");

@@ -7,11 +7,12 @@ import io.github.redisdelaybridge.store.inspection.Listing;
 import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import io.github.redisdelaybridge.store.inspection.MessageState;
 import io.github.redisdelaybridge.store.inspection.PendingEntry;
+import io.github.redisdelaybridge.store.inspection.PendingTotals;
 import io.github.redisdelaybridge.store.inspection.StoreStats;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.camel.Exchange;
 
 /** Read-only admin endpoints about messages: one message, a page of pending messages, and the counts. */
@@ -43,18 +44,24 @@ public final class MessageQueries {
         return ApiResponse.ok(MessageViews.ofMessage(facts, withBody));
     }
 
-    /** Camel bean method: {@code GET /api/messages?dueBefore=&target=&limit=&cursor=}, pending messages in due order. */
+    /**
+     * Camel bean method: {@code GET /api/messages?dueAfter=&dueBefore=&target=&limit=&cursor=}, a page of pending messages
+     * in due order, and how many the filter covers ({@link PendingListRequest}).
+     */
     public ApiResponse list(Exchange exchange) {
-        String dueBeforeText = ApiRequests.param(exchange, "dueBefore");
-        Long dueBefore = dueBeforeText == null ? null : ApiRequests.instant(dueBeforeText, "dueBefore", dueTimeParser);
-        String target = ApiRequests.param(exchange, "target");
-        int limit = ApiRequests.limit(ApiRequests.param(exchange, "limit"), ApiRequests.DEFAULT_LIMIT, ApiRequests.MAX_LIMIT);
-        Listing<PendingEntry> page = StoreAnswers.await(
-                store.listPending(ApiRequests.cursor(ApiRequests.param(exchange, "cursor")), dueBefore, target, limit), redisTimeoutMs);
-        List<Map<String, Object>> messages = page.entries().stream().map(MessageQueries::listed).toList();
+        PendingListRequest request = PendingListRequest.of(exchange, dueTimeParser);
+        CompletableFuture<Listing<PendingEntry>> listing = store.listPending(request.cursor(), request.filter(), request.limit());
+        CompletableFuture<PendingTotals> counting = store.countPending(request.filter());
+        Listing<PendingEntry> page = StoreAnswers.await(listing, redisTimeoutMs);
+        PendingTotals totals = StoreAnswers.await(counting, redisTimeoutMs);
+        Map<String, Object> counted = new LinkedHashMap<>();
+        counted.put("inDueRange", totals.inDueRange());
+        counted.put("matching", totals.matching());
+        counted.put("exact", totals.exact());
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("messages", messages);
+        body.put("messages", page.entries().stream().map(MessageQueries::listed).toList());
         body.put("nextCursor", ApiRequests.cursorOf(page.next()));
+        body.put("totals", counted);
         return ApiResponse.ok(body);
     }
 

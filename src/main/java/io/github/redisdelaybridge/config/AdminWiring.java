@@ -6,6 +6,8 @@ import io.github.redisdelaybridge.admin.ConsoleAssets;
 import io.github.redisdelaybridge.admin.DeadLetterCommands;
 import io.github.redisdelaybridge.admin.DeadLetterQueries;
 import io.github.redisdelaybridge.admin.DueHistogramQuery;
+import io.github.redisdelaybridge.admin.GroupCommands;
+import io.github.redisdelaybridge.admin.GroupQueries;
 import io.github.redisdelaybridge.admin.MessageCommands;
 import io.github.redisdelaybridge.admin.MessageQueries;
 import io.github.redisdelaybridge.admin.OpenApiDocument;
@@ -40,6 +42,8 @@ final class AdminWiring {
         registry.bind("messageQueries", new MessageQueries(stores.inspectionStore(), dueTimeParser, metrics, redisTimeoutMs));
         registry.bind("messageCommands", new MessageCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, metrics,
                 redisTimeoutMs));
+        registry.bind("groupQueries", new GroupQueries(stores.inspectionStore(), stores.ingestStore(), redisTimeoutMs));
+        registry.bind("groupCommands", new GroupCommands(stores.ingestStore(), stores.barrier(), dueTimeParser, dispatcher, redisTimeoutMs));
         registry.bind("deadLetterQueries", new DeadLetterQueries(stores.inspectionStore(), redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(stores.inspectionStore(), inbound.validator(), dueTimeParser, dispatcher,
                 redisTimeoutMs));

@@ -57,6 +57,7 @@ public final class BridgeBeans implements CamelConfiguration {
 
         MetricsWiring metrics = MetricsWiring.wire(context);
         StoreWiring stores = StoreWiring.wire(settings, metrics.metrics(), fatalStop(context));
+        metrics.replicaGauges(stores.barrier().replicas());
         KafkaWiring kafka = KafkaWiring.wire(context, settings, metrics.registry());
         RabbitMqConfirmingClient rabbitMq = RabbitMqWiring.publisher(settings.rabbitMq(), settings.instanceId(), metrics.registry());
         DispatchWiring dispatch = DispatchWiring.wire(settings, stores, kafka, rabbitMq, metrics.metrics(), stopping);

@@ -47,7 +47,7 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
         TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
         Dispatcher dispatcher = new Dispatcher(stores.dispatchStore(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
-                new TargetLimits(settings.targetLimits()), stopping, metrics);
+                new TargetLimits(settings.targetLimits()), stopping, metrics, settings.instanceId());
         return new DispatchWiring(deadLetters, targetPolicy, dispatcher);
     }
 

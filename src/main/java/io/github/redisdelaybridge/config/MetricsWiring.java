@@ -5,6 +5,8 @@ import io.github.redisdelaybridge.metrics.ClusterGauges;
 import io.github.redisdelaybridge.metrics.DispatchGauges;
 import io.github.redisdelaybridge.metrics.DispatchLoopState;
 import io.github.redisdelaybridge.metrics.JvmMeters;
+import io.github.redisdelaybridge.metrics.ReplicaGauges;
+import io.github.redisdelaybridge.store.connection.ConnectedReplicas;
 import io.github.redisdelaybridge.store.inspection.InspectionStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -46,6 +48,11 @@ record MetricsWiring(MeterRegistry registry, BridgeMetrics metrics, JvmMeters jv
     /** This instance's dispatch-loop gauges (in flight, last cycle age). */
     void dispatchGauges(DispatchLoopState dispatchLoop) {
         DispatchGauges.register(metrics, dispatchLoop);
+    }
+
+    /** The connected and expected replicas of each Redis master, as the durability barrier reads them. */
+    void replicaGauges(ConnectedReplicas replicas) {
+        ReplicaGauges.follow(replicas, registry);
     }
 
     /** The cluster-wide gauges read from Redis; the dispatch-stall check reads them too. */

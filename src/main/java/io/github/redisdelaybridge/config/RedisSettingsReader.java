@@ -31,16 +31,34 @@ final class RedisSettingsReader {
         }
     }
 
+    /** {@code auto} (the default: every replica each master has connected now) or a number of replicas. */
+    private static int waitReplicas(SettingsReader r) {
+        String value = r.optional("bridge.redis.wait-replicas").strip();
+        if (value.isEmpty() || value.equalsIgnoreCase("auto")) {
+            return DurabilitySettings.EVERY_CONNECTED_REPLICA;
+        }
+        try {
+            int replicas = Integer.parseInt(value);
+            if (replicas >= 0) {
+                return replicas;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        throw new IllegalArgumentException("setting bridge.redis.wait-replicas must be auto or a number of replicas (0 or more), got '"
+                + value + "'");
+    }
+
     static RedisExpectations redisExpectations(SettingsReader r, long redisTimeoutMs) {
         DurabilitySettings durability;
         try {
-            durability = new DurabilitySettings(
-                    r.optional("bridge.redis.wait-replicas").isEmpty() ? 0 : r.intValue("bridge.redis.wait-replicas"),
+            durability = new DurabilitySettings(waitReplicas(r),
+                    r.optional("bridge.redis.min-replicas").isEmpty() ? 0 : r.intValue("bridge.redis.min-replicas"),
                     localFsync(r),
                     r.optional("bridge.redis.wait-timeout-ms").isEmpty() ? 1_000 : r.longValue("bridge.redis.wait-timeout-ms"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage().startsWith("setting ") ? e.getMessage()
-                    : "setting bridge.redis.wait-*: " + e.getMessage());
+                    : "setting bridge.redis." + e.getMessage());
         }
         if (durability.waitTimeoutMs() >= redisTimeoutMs) {
             // the wait must answer before Lettuce gives up on the command, or a slow replica reads as a dead Redis

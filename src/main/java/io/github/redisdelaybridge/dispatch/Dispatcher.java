@@ -45,18 +45,29 @@ public final class Dispatcher implements DispatchWakeup, DispatchLoopState, Auto
 
     public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics) {
-        this(store, publisher, deadLetters, retryPolicy, settings, TargetLimits.none(), stopping, metrics);
+        this(store, publisher, deadLetters, retryPolicy, settings, stopping, metrics, "");
     }
 
-    /** {@code limits}: the configured target patterns' rate limits, in-flight caps and maximum lateness. */
+    /** As above, for a bridge whose instance id is {@code instanceId}: its claims are recorded as this instance's. */
     public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
-                      DispatchSettings settings, TargetLimits limits, BooleanSupplier stopping, BridgeMetrics metrics) {
+                      DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
+        this(store, publisher, deadLetters, retryPolicy, settings, TargetLimits.none(), stopping, metrics, instanceId);
+    }
+
+    /** As above, with the configured target patterns' rate limits, in-flight caps and maximum lateness ({@code limits}). */
+    public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+                      DispatchSettings settings, TargetLimits limits, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
         this.settings = settings;
         this.stopping = stopping;
-        this.claimer = new DueMessageClaimer(store, settings, releaseClock);
+        this.claimer = new DueMessageClaimer(store, settings, releaseClock, instanceId);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
                 settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), limits, settings.redisTimeoutMs(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
+    }
+
+    /** The id this dispatcher's claims are recorded under ({@code <instance id>/<random>}). */
+    public String claimerId() {
+        return claimer.claimerId();
     }
 
     /**

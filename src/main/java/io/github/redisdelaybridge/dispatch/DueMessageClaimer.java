@@ -41,7 +41,7 @@ final class DueMessageClaimer {
     private final DispatchStore store;
     private final DispatchSettings settings;
     private final ReleaseClock releaseClock;
-    private final String claimerId = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+    private final String claimerId;
     /** Slots whose latest claim got no answer, and that claim's round: not claimed from again until it is released. */
     private final Map<Integer, ClaimTag> unanswered = new ConcurrentHashMap<>();
     /** Releases on their way, one per slot at most. */
@@ -57,9 +57,24 @@ final class DueMessageClaimer {
 
     /** {@code releaseClock}: told what Redis's clock read in each answer, for holding messages claimed ahead until they are due. */
     DueMessageClaimer(DispatchStore store, DispatchSettings settings, ReleaseClock releaseClock) {
+        this(store, settings, releaseClock, "");
+    }
+
+    /**
+     * As above, for a bridge whose instance id is {@code instanceId}: the claimer id is {@code <instanceId>/<random>}, so that a
+     * later process of the same id can tell this one's leases apart ({@code takeBackLeases.lua}); empty: just the random part.
+     */
+    DueMessageClaimer(DispatchStore store, DispatchSettings settings, ReleaseClock releaseClock, String instanceId) {
+        String random = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+        this.claimerId = instanceId.isEmpty() ? random : instanceId + "/" + random;
         this.store = store;
         this.settings = settings;
         this.releaseClock = releaseClock;
+    }
+
+    /** The id this claimer's claims are recorded under in every slot. */
+    String claimerId() {
+        return claimerId;
     }
 
     /**

@@ -124,7 +124,8 @@ public final class RedisServerWatch implements AutoCloseable {
                     masters.stream().map(m -> m.address() + " " + m.version() + " maxmemory-policy=" + m.maxmemoryPolicy() + " aof="
                             + (m.aofEnabled() ? "yes/" + (m.appendfsync() == null ? "?" : m.appendfsync()) : "no") + " replicas="
                             + m.connectedReplicas()).collect(Collectors.joining(", ")),
-                    barrier.describePlan(), durability.waitReplicas(), durability.localFsync().code());
+                    barrier.describePlan(), durability.waitReplicasCode() + (durability.waitsForEveryConnectedReplica()
+                            ? ", min-replicas=" + durability.minReplicas() : ""), durability.localFsync().code());
         }
         checked = true;
         return List.of();

@@ -1,11 +1,14 @@
 package io.github.redisdelaybridge.inbound;
 
+import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.Via;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.GroupOutcome;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
+import io.github.redisdelaybridge.store.ingest.Replacement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,13 +27,32 @@ import org.slf4j.LoggerFactory;
  * reschedule that comes too late (the message is in flight or delivered) changes nothing: it is logged
  * as a warning and counted ({@code bridge_cancels_total{outcome="in-flight"}}), not dead-lettered,
  * since the control message itself was valid and replaying it later could not help.
+ *
+ * <p>A replace carries a payload of its own, so a replace that changes nothing (the message in flight, delivered,
+ * cancelled, a dead letter or unknown) is dead-lettered as {@code not-replaced}, saying where the id stands: the
+ * replacement is never dropped silently, nor delivered besides the old payload.
  */
 final class ControlApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlApplier.class);
 
-    /** One control message and what it did: a cancel outcome or a due-time change. */
-    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change) {
+    /**
+     * One control message and what it did: a cancel outcome, a due-time change, a replacement, or what a group control did
+     * (the others null).
+     */
+    record Applied(ValidatedMessage.Control control, CancelOutcome cancel, DueTimeChange change, Replacement replacement,
+            GroupOutcome group) {
+
+        /** The due time the control gave its message or group (epoch ms), or -1. */
+        long newDueAt() {
+            if (change != null) {
+                return change.dueAt();
+            }
+            if (replacement != null) {
+                return replacement.dueAt();
+            }
+            return group != null && group.changed() > 0 && !group.tooLate() ? group.dueAt() : -1;
+        }
     }
 
     private final IngestStore store;
@@ -45,10 +67,10 @@ final class ControlApplier {
         Map<String, CompletableFuture<?>> lastById = new HashMap<>();
         List<CompletableFuture<Applied>> applied = new ArrayList<>(controls.size());
         for (ValidatedMessage.Control control : controls) {
-            String id = control.request().messageId();
-            CompletableFuture<?> previous = lastById.getOrDefault(id, CompletableFuture.completedFuture(null));
+            String subject = control.request().subject();
+            CompletableFuture<?> previous = lastById.getOrDefault(subject, CompletableFuture.completedFuture(null));
             CompletableFuture<Applied> next = previous.thenCompose(done -> applyOne(control));
-            lastById.put(id, next);
+            lastById.put(subject, next);
             applied.add(next);
         }
         return CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new))
@@ -56,16 +78,35 @@ final class ControlApplier {
     }
 
     private CompletableFuture<Applied> applyOne(ValidatedMessage.Control control) {
-        if (control.request() instanceof ControlRequest.Reschedule reschedule) {
-            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime()).thenApply(change -> new Applied(control, null, change));
+        ControlRequest request = control.request();
+        if (request instanceof ControlRequest.Reschedule reschedule) {
+            return store.changeDueTime(reschedule.messageId(), reschedule.dueTime())
+                    .thenApply(change -> new Applied(control, null, change, null, null));
         }
-        return store.cancel(control.request().messageId(), true).thenApply(outcome -> new Applied(control, outcome, null));
+        if (request instanceof ControlRequest.Replace replace) {
+            return store.replace(replace.replacement()).thenApply(replaced -> new Applied(control, null, null, replaced, null));
+        }
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            return store.cancelGroup(cancel.group(), false).thenApply(outcome -> new Applied(control, null, null, null, outcome));
+        }
+        if (request instanceof ControlRequest.RescheduleGroup reschedule) {
+            return store.rescheduleGroup(reschedule.group(), reschedule.dueTime(), false)
+                    .thenApply(outcome -> new Applied(control, null, null, null, outcome));
+        }
+        return store.cancel(((ControlRequest.Cancel) request).messageId(), true)
+                .thenApply(outcome -> new Applied(control, outcome, null, null, null));
     }
 
     /** Logs and counts what a control did; returns why the control message must be dead-lettered, or null. */
     Rejection report(Applied applied) {
-        String id = applied.control().request().messageId();
         String origin = applied.control().message().origin();
+        if (applied.group() != null) {
+            return reportGroup(applied.control().request(), applied.group(), origin);
+        }
+        ControlRequest request = applied.control().request();
+        String id = request instanceof ControlRequest.Cancel cancel ? cancel.messageId()
+                : request instanceof ControlRequest.Replace replace ? replace.messageId()
+                : ((ControlRequest.Reschedule) request).messageId();
         if (applied.cancel() != null) {
             metrics.cancel(applied.cancel(), Via.MESSAGE);
             switch (applied.cancel()) {
@@ -82,6 +123,9 @@ final class ControlApplier {
             }
             return null;
         }
+        if (applied.replacement() != null) {
+            return reportReplace(applied.replacement(), id, origin);
+        }
         DueTimeChange change = applied.change();
         metrics.reschedule(change.outcome(), Via.MESSAGE);
         switch (change.outcome()) {
@@ -94,6 +138,50 @@ final class ControlApplier {
                         "x-deliver-at lies beyond the maximum delay, measured on the Redis clock");
             }
         }
+        return null;
+    }
+
+    private Rejection reportReplace(Replacement replacement, String id, String origin) {
+        metrics.replace(replacement.outcome(), Via.MESSAGE);
+        String unchanged = "; this replacement was not stored and will not be delivered";
+        return switch (replacement.outcome()) {
+            case REPLACED -> {
+                LOG.info("replaced {} (control message {}): new payload, now due at {}", id, origin, replacement.dueAt());
+                yield null;
+            }
+            case IN_FLIGHT -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' is in flight: it is"
+                    + " being delivered with its old payload" + unchanged);
+            case ALREADY_DELIVERED -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' was delivered"
+                    + " already (within the dedupe window)" + unchanged);
+            case ALREADY_CANCELLED -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' was cancelled"
+                    + " (within the cancel window)" + unchanged);
+            case DEAD_LETTER -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' is a dead letter"
+                    + " (replay or delete it over the admin API)" + unchanged);
+            case NOT_FOUND -> new Rejection(DeadLetterReason.NOT_REPLACED, "x-message-id '" + bounded(id) + "' names no pending"
+                    + " message (not arrived yet, or long gone); a replace never creates one: send it without x-control to store it"
+                    + " as a new message" + unchanged);
+            case DELAY_TOO_LONG -> new Rejection(DeadLetterReason.DELAY_TOO_LONG,
+                    "x-deliver-at lies beyond the maximum delay, measured on the Redis clock; the pending message was not replaced");
+        };
+    }
+
+    private static String bounded(String id) {
+        return DeadLetter.bounded(id, 200);
+    }
+
+    private static Rejection reportGroup(ControlRequest request, GroupOutcome outcome, String origin) {
+        if (request instanceof ControlRequest.CancelGroup cancel) {
+            LOG.info("cancelled {} pending messages of group {} (control message {}); {} in flight left alone", outcome.changed(),
+                    cancel.group(), origin, outcome.inFlight());
+            return null;
+        }
+        ControlRequest.RescheduleGroup reschedule = (ControlRequest.RescheduleGroup) request;
+        if (outcome.tooLate()) {
+            return new Rejection(DeadLetterReason.DELAY_TOO_LONG, "the new due time of group " + reschedule.group()
+                    + " lies beyond the maximum delay, measured on the Redis clock; no message of it was changed");
+        }
+        LOG.info("rescheduled {} pending messages of group {} (control message {}): now due at {}; {} in flight left alone",
+                outcome.changed(), reschedule.group(), origin, outcome.dueAt(), outcome.inFlight());
         return null;
     }
 }

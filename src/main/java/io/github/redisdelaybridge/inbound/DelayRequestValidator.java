@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.inbound;
 
+
 import io.github.redisdelaybridge.message.AmqpProperties;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
@@ -20,14 +21,15 @@ import java.util.Optional;
 /**
  * Turns an inbound message into a schedule request, or rejects it with a stable reason. Checks the
  * delay headers, the target and the message id; never throws for bad input. A message with an
- * {@code x-control} header is a control request instead (cancel or reschedule the message named by
- * its {@code x-message-id}); its body, key, target and other headers are ignored. {@code {routing-key}} in a target
- * ({@code x-target} or the source's default) is replaced by the message's routing key before the target is checked, so
- * the allow-list and the loop guard judge, and the envelope stores, the target the message actually goes to.
+ * {@code x-control} header is a control request instead (cancel, reschedule or replace the message named by
+ * its {@code x-message-id}); the body, key, target and other headers of a cancel or reschedule are ignored, while a
+ * replace carries the replacement and is checked exactly as a new message is (same limits, same reasons).
+ * {@code {routing-key}} in a target ({@code x-target} or the source's default) is replaced by the message's routing key before
+ * the target is checked, so the allow-list and the loop guard judge, and the envelope stores, the target the message actually goes to.
  *
  * <p>Every header it reads is first held to its limit in bytes ({@link HeaderNames#MAX_DUE_TIME_BYTES} and the others),
  * before it is decoded or parsed: the time to decide a message does not grow with what a producer puts in a header, so
- * one record cannot hold its partition. A control message is not held to the payload limit: only its short headers are
+ * one record cannot hold its partition. A cancel or reschedule is not held to the payload limit: only its short headers are
  * read, and its body is dropped.
  */
 public final class DelayRequestValidator {
@@ -74,16 +76,25 @@ public final class DelayRequestValidator {
     }
 
     private ScheduleRequest toRequest(InboundMessage message) throws Rejection {
+        return requestOf(message, messageId(message));
+    }
+
+    /**
+     * The message as it is to be stored under {@code messageId}: held to the payload limit, with its due time, its target,
+     * and the headers the bridge does not consume (a replace's {@code x-control} is one of those it consumes).
+     */
+    private ScheduleRequest requestOf(InboundMessage message, String messageId) throws Rejection {
         if (message.size() > maxPayloadBytes) {
             throw new Rejection(DeadLetterReason.PAYLOAD_TOO_LARGE,
                     "message is " + message.size() + " bytes (body, key and headers); the maximum is " + maxPayloadBytes);
         }
         DueTime dueTime = dueTime(message);
         Target target = target(message);
-        String messageId = messageId(message);
+        group(message);
         List<MessageHeader> passedOn = new ArrayList<>(message.headers().size());
         for (MessageHeader header : message.headers()) {
-            if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)) {
+            if (!HeaderNames.CONSUMED_BY_BRIDGE.contains(header.name()) && !header.name().equals(HeaderNames.MESSAGE_ID)
+                    && !header.name().equals(HeaderNames.CONTROL)) {
                 passedOn.add(header);
             }
         }
@@ -100,8 +111,18 @@ public final class DelayRequestValidator {
         if (action.equalsIgnoreCase(ControlRequest.RESCHEDULE)) {
             return new ControlRequest.Reschedule(controlledMessageId(message, ControlRequest.RESCHEDULE), dueTime(message));
         }
-        throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "' or '"
-                + ControlRequest.RESCHEDULE + "', got '" + Excerpt.of(action) + "'");
+        if (action.equalsIgnoreCase(ControlRequest.REPLACE)) {
+            return new ControlRequest.Replace(requestOf(message, controlledMessageId(message, ControlRequest.REPLACE)));
+        }
+        if (action.equalsIgnoreCase(ControlRequest.CANCEL_GROUP)) {
+            return new ControlRequest.CancelGroup(controlledGroup(message, ControlRequest.CANCEL_GROUP));
+        }
+        if (action.equalsIgnoreCase(ControlRequest.RESCHEDULE_GROUP)) {
+            return new ControlRequest.RescheduleGroup(controlledGroup(message, ControlRequest.RESCHEDULE_GROUP), dueTime(message));
+        }
+        throw new Rejection(DeadLetterReason.INVALID_CONTROL, "x-control must be '" + ControlRequest.CANCEL + "', '"
+                + ControlRequest.RESCHEDULE + "', '" + ControlRequest.REPLACE + "', '" + ControlRequest.CANCEL_GROUP + "' or '"
+                + ControlRequest.RESCHEDULE_GROUP + "', got '" + Excerpt.of(action) + "'");
     }
 
     /** The id a control message names: required, since a control message's own default id names nothing. */
@@ -111,6 +132,48 @@ public final class DelayRequestValidator {
                     "x-control: " + action + " needs x-message-id, the id of the message to " + action);
         }
         return messageId(message);
+    }
+
+    /** The group a group control names: required. */
+    private static String controlledGroup(InboundMessage message, String action) throws Rejection {
+        return group(message).orElseThrow(() -> new Rejection(DeadLetterReason.INVALID_CONTROL,
+                "x-control: " + action + " needs x-group, the group whose pending messages to " + action.replace("-group", "")));
+    }
+
+    /**
+     * The message's group, checked as the store reads it ({@code lua/lib/groups}): one {@code x-group} header, 1 to 256 bytes of
+     * printable UTF-8 text, as raw bytes or a RabbitMQ string or byte array (a typed number would be indexed as nothing).
+     * Its bytes are the group's name exactly, never stripped.
+     */
+    private static Optional<String> group(InboundMessage message) throws Rejection {
+        List<MessageHeader> headers = message.headers().stream().filter(h -> h.name().equals(HeaderNames.GROUP)).toList();
+        if (headers.isEmpty()) {
+            return Optional.empty();
+        }
+        if (headers.size() > 1) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group comes " + headers.size() + " times; a message has one group");
+        }
+        MessageHeader header = headers.get(0);
+        // an AMQP field value starts with its type: 'S' a long string, 'x' a byte array
+        byte[] fieldValue = header.value();
+        if (header.format() == MessageHeader.Format.AMQP && (fieldValue == null || fieldValue.length == 0
+                || (fieldValue[0] != 'S' && fieldValue[0] != 'x'))) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group must be a string or byte array, not the AMQP field type '"
+                    + (fieldValue == null || fieldValue.length == 0 ? "V" : Character.toString(fieldValue[0])) + "'");
+        }
+        String group = text(message, HeaderNames.GROUP, HeaderNames.MAX_GROUP_BYTES, DeadLetterReason.INVALID_GROUP).orElseThrow();
+        if (group.isEmpty()) {
+            throw new Rejection(DeadLetterReason.INVALID_GROUP, "x-group must be 1 to " + HeaderNames.MAX_GROUP_BYTES
+                    + " bytes of UTF-8 text, not empty");
+        }
+        for (int i = 0; i < group.length(); i++) {
+            char c = group.charAt(i);
+            if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                throw new Rejection(DeadLetterReason.INVALID_GROUP, String.format("x-group holds the control character U+%04X at"
+                        + " character %d; a group must be printable text", (int) c, i));
+            }
+        }
+        return Optional.of(group);
     }
 
     private DueTime dueTime(InboundMessage message) throws Rejection {

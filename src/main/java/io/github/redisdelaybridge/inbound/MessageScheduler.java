@@ -30,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores accepted messages in Redis, applies control messages (cancel, reschedule), and sends rejected
+ * Stores accepted messages in Redis, applies control messages (cancel, reschedule, replace), and sends rejected
  * ones to the dead-letter channel, and returns only when all of it is confirmed. Until then nothing is
  * acknowledged upstream. A control message is never delivered anywhere.
  *
@@ -140,7 +140,7 @@ public final class MessageScheduler {
             return parts;
         }
 
-        /** Every slot the batch may write to: of the messages, the ids controls name, and the dead letters' ids. */
+        /** Every slot the batch may write to: of the messages, the ids controls name (every slot for a group), and the dead letters' ids. */
         Set<Integer> slots(Keys keys) {
             Set<Integer> slots = new TreeSet<>();
             accepted.forEach(a -> {
@@ -149,7 +149,15 @@ public final class MessageScheduler {
                 slots.add(keys.slotOf(a.message().defaultMessageId())); // a duplicate-id dead letter is filed there
             });
             controls.forEach(c -> {
-                slots.add(keys.slotOf(c.request().messageId()));
+                if (c.request() instanceof ControlRequest.Cancel cancel) {
+                    slots.add(keys.slotOf(cancel.messageId()));
+                } else if (c.request() instanceof ControlRequest.Reschedule reschedule) {
+                    slots.add(keys.slotOf(reschedule.messageId()));
+                } else {
+                    for (int slot = 0; slot < keys.slotCount(); slot++) { // a group spans every slot
+                        slots.add(slot);
+                    }
+                }
                 slots.add(keys.slotOf(c.message().idForRecords()));
             });
             rejected.forEach(r -> slots.add(keys.slotOf(r.messageId())));
@@ -229,8 +237,8 @@ public final class MessageScheduler {
             Rejection refused = controlApplier.report(control);
             if (refused != null) {
                 tally.rejected.add(deadLetterOf(control.control().message(), refused.reason(), refused.detail()));
-            } else if (control.change() != null && control.change().dueAt() >= 0) {
-                tally.earliestDue = Math.min(tally.earliestDue, control.change().dueAt());
+            } else if (control.newDueAt() >= 0) {
+                tally.earliestDue = Math.min(tally.earliestDue, control.newDueAt());
             }
         }
     }
@@ -271,7 +279,7 @@ public final class MessageScheduler {
         }
         String detail = "x-message-id '" + DeadLetter.bounded(request.messageId(), 200) + "' is already taken by a message with a"
                 + " different payload (target, key, headers or body differ), " + standing + "; this message was not stored. Give it"
-                + " an id of its own, or cancel the pending one first";
+                + " an id of its own, or send it with x-control: replace to replace the pending one";
         LOG.warn("dead-lettering the message from {} as duplicate-id: {}", message.origin(), detail);
         return new DeadLetter(message.defaultMessageId(), DeadLetterReason.DUPLICATE_ID, detail, message.origin(), "", 0,
                 message.key(), message.headers(), message.properties(), message.body());

@@ -24,10 +24,20 @@ public enum DeadLetterReason {
     /** A control message with an unknown x-control action, or without the x-message-id of the message it controls. */
     INVALID_CONTROL("invalid-control"),
     /**
+     * An x-group that is empty, longer than 256 bytes, not UTF-8 text, holds a control character, is not a string (a typed
+     * RabbitMQ value), or comes more than once.
+     */
+    INVALID_GROUP("invalid-group"),
+    /**
      * An x-message-id that a pending or in-flight message already has, with a different payload: not a copy of it (that
      * would be dropped as a duplicate), so neither dropped nor allowed to replace it.
      */
     DUPLICATE_ID("duplicate-id"),
+    /**
+     * An {@code x-control: replace} whose message is not pending (in flight, delivered, cancelled, a dead letter, or not
+     * known): the replacement was not stored, and the message stands as it was.
+     */
+    NOT_REPLACED("not-replaced"),
     /** Body, key and headers together larger than the configured maximum. */
     PAYLOAD_TOO_LARGE("payload-too-large"),
     /** The target broker refused the message on every attempt. */

@@ -18,6 +18,11 @@ public final class HeaderNames {
     public static final String MESSAGE_ID = "x-message-id";
     /** Makes a message a control message ({@code cancel} or {@code reschedule}), which is applied and never delivered. */
     public static final String CONTROL = "x-control";
+    /**
+     * Indexes the message under a group (1-256 bytes of UTF-8), which {@code cancel-group} and {@code reschedule-group}
+     * control messages and the admin API act on as a whole. Kept on delivery, like any header the bridge does not consume.
+     */
+    public static final String GROUP = "x-group";
     /** Added on delivery: the due time in epoch milliseconds (Redis clock). */
     public static final String DUE_AT = "x-delay-due-at";
     /** Added on a dead letter: a stable reason code, see DeadLetterReason. */
@@ -57,6 +62,8 @@ public final class HeaderNames {
     public static final int MAX_CONTROL_BYTES = 32;
     /** {@code x-target}: {@code rabbitmq:} with a 255-byte exchange and a 255-byte routing key is 520 bytes. */
     public static final int MAX_TARGET_BYTES = 1024;
+    /** {@code x-group}: the longest valid group name. */
+    public static final int MAX_GROUP_BYTES = 256;
     /** {@code x-message-id}. */
     public static final int MAX_MESSAGE_ID_BYTES = 512;
 

@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.store.ingest.CancelOutcome;
 import io.github.redisdelaybridge.store.ingest.DueTimeChange;
+import io.github.redisdelaybridge.store.ingest.Replacement;
 import io.github.redisdelaybridge.store.ingest.NamesCapListener;
 import io.github.redisdelaybridge.store.script.ScriptTimings;
 import io.micrometer.core.instrument.Counter;
@@ -40,6 +41,7 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
 
     static final String CANCELS = "bridge.cancels";
     static final String RESCHEDULES = "bridge.reschedules";
+    static final String REPLACES = "bridge.replaces";
     static final String CANCELLED_ARRIVALS = "bridge.cancelled.arrivals";
     static final String DEAD_LETTERS_TRIMMED = "bridge.dead.letters.trimmed";
     static final String DEAD_LETTERS_NOT_SENT = "bridge.dead.letters.not.sent";
@@ -128,6 +130,9 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
             for (DueTimeChange.Outcome outcome : DueTimeChange.Outcome.values()) {
                 registry.counter(RESCHEDULES, "outcome", code(outcome), "via", via.code());
             }
+        }
+        for (Replacement.Outcome outcome : Replacement.Outcome.values()) {
+            registry.counter(REPLACES, "outcome", code(outcome), "via", Via.MESSAGE.code());
         }
     }
 
@@ -255,6 +260,10 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
 
     public void reschedule(DueTimeChange.Outcome outcome, Via via) {
         registry.counter(RESCHEDULES, "outcome", code(outcome), "via", via.code()).increment();
+    }
+
+    public void replace(Replacement.Outcome outcome, Via via) {
+        registry.counter(REPLACES, "outcome", code(outcome), "via", via.code()).increment();
     }
 
     /**

@@ -90,7 +90,7 @@ public final class Keys {
     }
 
     /**
-     * HASH: field = claimer id (random per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
+     * HASH: field = claimer id ({@code <instance id>/<random>}, one per dispatcher), value = {@code "<round> <lease deadline> ..."}: what that claimer's
      * latest claim round leased in this slot, for {@code releaseClaim.lua} to give back when the claim's answer never arrived.
      * About one field per running dispatcher ({@code claim.lua} drops records whose leases have all passed).
      */
@@ -119,6 +119,16 @@ public final class Keys {
         return prefix + ":{" + prefix + ":bucket:" + patternName + "}:tokens";
     }
 
+    /**
+     * ZSET: member = {@code "<claimer id> <lease deadline> <claimed at> <latest due>"}, score = that lease deadline: which
+     * claimer took the messages leased under each deadline of this slot, when (Redis's clock), and the latest due time among
+     * them. One entry per claim call that leased anything, dropped once its deadline has passed (by claims and the reaper); {@code takeBackLeases.lua}
+     * reads it to give back the leases of a dead process of the same instance id.
+     */
+    public String leaseClaimers(int slot) {
+        return key(slot, "lease-claimers");
+    }
+
     /** ZSET: member = message member, score = delivery time (epoch ms). Ids delivered within the dedupe window. */
     public String delivered(int slot) {
         return key(slot, "delivered");
@@ -127,6 +137,21 @@ public final class Keys {
     /** ZSET: member = message member, score = cancel time (epoch ms). Cancelled ids (early cancels too), for the cancel window. */
     public String cancelled(int slot) {
         return key(slot, "cancelled");
+    }
+
+    /**
+     * The prefix of the slot's group indexes: {@code <prefix><group name>} is a ZSET, member = message member, score = due
+     * time as scheduled or rescheduled, of the slot's pending and in-flight messages with that {@code x-group}
+     * ({@code lua/lib/groups}). The scripts append the group name, read from the payload they hold, so a script takes this
+     * prefix as a key of its slot; the name cannot leave the slot's hash tag, which comes before it.
+     */
+    public String groupIndexPrefix(int slot) {
+        return key(slot, "group:");
+    }
+
+    /** ZSET: the index of one group in a slot ({@link #groupIndexPrefix(int)}). */
+    public String groupIndex(int slot, String group) {
+        return groupIndexPrefix(slot) + group;
     }
 
     /** HASH: field = message id, value = dead-letter record bytes ({@code deadletter/DeadLetterCodec}). */

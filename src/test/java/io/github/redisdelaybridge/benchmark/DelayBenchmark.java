@@ -67,12 +67,14 @@ public final class DelayBenchmark {
                         case "cycle" -> cycle(env);
                         case "peers" -> peers(env);
                         case "pending" -> pending(env);
+                        case "groups" -> groups(env);
                         case "herd" -> herd(env);
                         case "scaleout" -> scaleOut(env);
                         case "rabbitmq-ingest" -> rabbitMqIngest(env);
                         case "rabbitmq-precision" -> rabbitMqPrecision(env);
                         case "rabbitmq-drain" -> rabbitMqDrain(env);
                         case "hostile" -> hostile(env);
+                        case "failover" -> failover(env);
                         case "processes" -> processes(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
@@ -411,6 +413,17 @@ public final class DelayBenchmark {
                 () -> waitQuiet(env)));
     }
 
+    /** A Sentinel failover with the master gone for good: how long ingest paused, how many messages were lost. 20 s of load. */
+    private void failover(BenchEnvironment env) throws Exception {
+        FailoverScenario.Result r = FailoverScenario.measure(env, options.quick() ? 15_000 : 20_000);
+        table.add(String.format("failover: Sentinel, master SIGKILLed for good %,d ms into %,d msg/s (1 s delay)", FailoverScenario.KILL_AFTER_MS,
+                        FailoverScenario.RATE), "lost = 0, ingest paused <= 10 s",
+                String.format("ingest paused %,d ms (longest time without an inbound offset commit from the kill on); messages lost %,d of"
+                                + " %,d (acknowledged, never delivered); duplicates %,d; replica promoted %,d ms after the kill",
+                        r.pausedMs(), r.delivery().missing(), r.sent(), r.delivery().duplicates(), r.promotedMs()),
+                ResultTable.verdict(r.met(), ""));
+    }
+
     private void cycle(BenchEnvironment env) throws Exception {
         long duration = options.quick() ? 6_000 : 15_000;
         table.add("dispatch cycle at a steady rate (Dispatcher's loop replayed with timers)", "diagnostic",
@@ -474,6 +487,18 @@ public final class DelayBenchmark {
         if (!env.dedicatedRedis()) {
             table.note("memory was measured on a shared Redis (--redis): other clients' writes during the run distort it");
         }
+    }
+
+    private void groups(BenchEnvironment env) throws Exception {
+        GroupsScenario.Result r = GroupsScenario.measure(env, options.count(100_000, 10_000));
+        double extra = r.tenPerGroup() - r.ungrouped();
+        table.add(String.format("Redis memory a group adds per pending message (x-group, 12-char names, %,d messages)", r.count()),
+                "<= 40 bytes more than without a group",
+                String.format("10 per group: +%.0f bytes (%.0f vs %.0f without a group); a group of its own each: +%.0f; all in one group: +%.0f",
+                        extra, r.tenPerGroup(), r.ungrouped(), r.onePerGroup() - r.ungrouped(), r.oneGroup() - r.ungrouped()),
+                ResultTable.verdict(extra <= 40, String.format("+%.0f bytes with 10 per group", extra)));
+        table.add(String.format("time to cancel a group of %,d pending (DELETE /api/groups/{group})", GroupsScenario.CANCELLED_GROUP),
+                "-", String.format("%d ms, %,d cancelled (dry run: %d ms)", r.cancelMs(), r.cancelled(), r.dryRunMs()), "measured");
     }
 
     /**

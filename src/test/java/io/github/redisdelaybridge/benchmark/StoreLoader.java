@@ -2,6 +2,8 @@ package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleResult;
@@ -78,6 +80,30 @@ final class StoreLoader {
             for (int i = start; i < Math.min(from + count, start + chunk); i++) {
                 String id = idOf.apply(i);
                 requests.add(new ScheduleRequest(id, due, envelopeTo(id, i, target, body)));
+            }
+            inFlight.add(store.ingest().schedule(requests));
+            if (inFlight.size() >= 8) {
+                check(inFlight.poll());
+            }
+        }
+        while (!inFlight.isEmpty()) {
+            check(inFlight.poll());
+        }
+    }
+
+    /** Like {@link #load(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, each message with {@code x-group: groupOf(i)}. */
+    static void loadGrouped(StoreFaces store, IntFunction<String> idOf, IntFunction<String> groupOf, int from, int count, DueTime due,
+                            String targetTopic, byte[] body) throws Exception {
+        Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
+        int chunk = 2_000;
+        for (int start = from; start < from + count; start += chunk) {
+            List<ScheduleRequest> requests = new ArrayList<>(chunk);
+            for (int i = start; i < Math.min(from + count, start + chunk); i++) {
+                String id = idOf.apply(i);
+                Envelope plain = envelope(id, i, targetTopic, body);
+                Envelope grouped = new Envelope(id, plain.target(), plain.origin(), null,
+                        List.of(MessageHeader.text(HeaderNames.GROUP, groupOf.apply(i))), Map.of(), body);
+                requests.add(new ScheduleRequest(id, due, grouped));
             }
             inFlight.add(store.ingest().schedule(requests));
             if (inFlight.size() >= 8) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
 import io.github.redisdelaybridge.store.NameLimits;
+import io.github.redisdelaybridge.store.connection.DurabilitySettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -190,6 +191,36 @@ class BridgeSettingsTest {
 
         config.put("bridge.dispatch.claim-ahead-ms", "1001");
         assertFailsNaming("bridge.dispatch.claim-ahead-ms");
+    }
+
+    @Test
+    void replicasAreAutoWithNoFloorByDefaultAndANumberOrAFloorWhereSet() {
+        assertThat(settings().redisExpectations().durability())
+                .isEqualTo(new DurabilitySettings(DurabilitySettings.EVERY_CONNECTED_REPLICA, 0, DurabilitySettings.LocalFsync.AUTO, 1_000));
+        config.remove("bridge.redis.wait-replicas");
+        config.remove("bridge.redis.min-replicas");
+        assertThat(settings().redisExpectations().durability().waitReplicasCode()).as("absent: auto").isEqualTo("auto");
+        config.put("bridge.redis.wait-replicas", "AUTO");
+        config.put("bridge.redis.min-replicas", "1");
+        assertThat(settings().redisExpectations().durability().replicasRequired()).isEqualTo(1);
+        config.put("bridge.redis.wait-replicas", "2");
+        assertThat(settings().redisExpectations().durability().waitReplicas()).isEqualTo(2);
+    }
+
+    @Test
+    void replicasThatAreNeitherAutoNorANumberOrAFloorAboveTheNumberAreRefused() {
+        config.put("bridge.redis.wait-replicas", "all");
+        assertThatThrownBy(this::settings).hasMessage("setting bridge.redis.wait-replicas must be auto or a number of replicas (0 or more),"
+                + " got 'all'");
+        config.put("bridge.redis.wait-replicas", "-1");
+        assertFailsNaming("bridge.redis.wait-replicas");
+        config.put("bridge.redis.wait-replicas", "1");
+        config.put("bridge.redis.min-replicas", "2");
+        assertThatThrownBy(this::settings).hasMessage("setting bridge.redis.min-replicas (2) must not exceed wait-replicas (1); set"
+                + " wait-replicas=auto to wait for every connected replica with that floor");
+        config.put("bridge.redis.wait-replicas", "auto");
+        config.put("bridge.redis.min-replicas", "-1");
+        assertFailsNaming("bridge.redis.min-replicas");
     }
 
     @Test

@@ -52,6 +52,14 @@ class InvalidConfigurationExitTest {
         assertThat(log).contains("redis-delay-bridge: configuration: setting bridge.redis.uri: cannot parse").doesNotContain("q7");
     }
 
+    @Test
+    void aFloorAboveTheNumberOfReplicasExitsWithOneLine() throws Exception {
+        String log = exits("invalid-config-replicas", Map.of("BRIDGE_REDIS_WAIT_REPLICAS", "1", "BRIDGE_REDIS_MIN_REPLICAS", "2"));
+
+        assertThat(log).contains("redis-delay-bridge: configuration: setting bridge.redis.min-replicas (2) must not exceed wait-replicas (1);"
+                + " set wait-replicas=auto to wait for every connected replica with that floor\n");
+    }
+
     private static String exits(String name, Map<String, String> environment) throws Exception {
         try (ChildProcess bridge = ChildProcess.java(name, BridgeMain.class.getName(), List.of(), environment).start()) {
             Integer exitCode = bridge.awaitExit(Duration.ofSeconds(120));

@@ -119,7 +119,8 @@ class OpenApiRoutesTest {
             JsonNode described = paths.get(path).get(method.toLowerCase());
             String id = path.startsWith("/api/dead-letters/") ? (method.equals("DELETE") ? "probe-dead-2" : "probe-dead-1") : PENDING_ID;
             JsonNode example = described.at("/requestBody/content/application~1json/example");
-            Response response = api.send(method, path.replace("{id}", id), example.isMissingNode() ? null : example.toString());
+            Response response = api.send(method, path.replace("{id}", id).replace("{group}", "probe-group"),
+                    example.isMissingNode() ? null : example.toString());
 
             assertThat(answeredByRoute(response)).as("%s %s answered by its route: %d %s", method, path, response.status(), response.text())
                     .isTrue();

@@ -7,6 +7,8 @@ import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Two real guards on the local Redis stand for two bridge processes: run side by side with one instance id, each reports
  * the other, also when the order of their writes swaps; one killed and started again with its id (its token left behind
- * in Redis) reports nothing.
+ * in Redis) reports nothing. A process takes the id over (to give back the leases of its predecessor) only from a holder
+ * that is gone: at once when the id was free, once the holder's renewal is overdue otherwise, never from a live one.
  */
 class InstanceIdGuardTest {
 
@@ -23,6 +26,8 @@ class InstanceIdGuardTest {
     static final KeysPerTest redis = new KeysPerTest("unit-instance-id");
 
     private static final long INTERVAL_MS = 100;
+    /** The write timeout of the guards that take the id over: a live holder renews within an interval and this. */
+    private static final long TIMEOUT_MS = 200;
 
     @Test
     void twoRunningProcessesWithOneIdEachReportTheOtherUntilOneStops() throws Exception {
@@ -95,6 +100,65 @@ class InstanceIdGuardTest {
             }
             assertThat(killed.token()).isNotEqualTo(restarted.token());
         }
+    }
+
+    @Test
+    void anIdNobodyHoldsIsTakenOverAtOnce() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        List<String> takeovers = new CopyOnWriteArrayList<>();
+        long before = redisNowMs();
+        try (InstanceIdGuard guard = guard(instanceId, takeovers).start()) {
+            await(() -> !takeovers.isEmpty(), "the takeover");
+            assertThat(takeovers).hasSize(1);
+            String[] tookAtAndPrevious = takeovers.get(0).split(" ", 2);
+            assertThat(Long.parseLong(tookAtAndPrevious[0])).as("when it took the id, on Redis's clock").isBetween(before, redisNowMs());
+            assertThat(tookAtAndPrevious[1]).as("no previous holder").isEqualTo("null");
+        }
+    }
+
+    @Test
+    void aKilledHoldersIdIsTakenOverOnceItsRenewalIsOverdueNotBefore() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        InstanceIdGuard killed = guard(instanceId).start();
+        await(() -> killed.token().equals(holder(instanceId)), "the first process's token in Redis");
+        killed.close(); // gone without a word: its token stays in Redis until it expires
+        long killedAt = System.nanoTime();
+
+        List<String> takeovers = new CopyOnWriteArrayList<>();
+        try (InstanceIdGuard restarted = guard(instanceId, takeovers).start()) {
+            await(() -> !takeovers.isEmpty(), "the takeover");
+            long afterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            assertThat(afterMs).as("not before an interval, a write's timeout and a second have passed since its last write")
+                    .isGreaterThanOrEqualTo(INTERVAL_MS + TIMEOUT_MS + 1_000 - INTERVAL_MS - 50);
+            assertThat(takeovers).hasSize(1);
+            assertThat(takeovers.get(0)).endsWith(" " + killed.token());
+        }
+    }
+
+    @Test
+    void theIdOfALiveHolderIsNeverTakenOverNorByEitherOfTwoStartedTogether() throws Exception {
+        String instanceId = "bridge-" + System.nanoTime();
+        List<String> firstTakeovers = new CopyOnWriteArrayList<>();
+        List<String> secondTakeovers = new CopyOnWriteArrayList<>();
+        try (InstanceIdGuard first = guard(instanceId, firstTakeovers).start();
+             InstanceIdGuard second = guard(instanceId, secondTakeovers).start()) {
+            Thread.sleep(3 * (INTERVAL_MS + TIMEOUT_MS + 1_000));
+            assertThat(firstTakeovers).as("the first found the id free: it takes back only what was claimed before it took it")
+                    .hasSize(1).allSatisfy(takeover -> assertThat(takeover).endsWith(" null"));
+            assertThat(secondTakeovers).as("the second found the first's live token").isEmpty();
+            assertThat(first.sharedWith()).isEqualTo(second.token());
+        }
+    }
+
+    private static InstanceIdGuard guard(String instanceId, List<String> takeovers) {
+        return new InstanceIdGuard(redis.connection(), key(instanceId), instanceId, INTERVAL_MS, TIMEOUT_MS,
+                (tookIdAt, previousHolder) -> takeovers.add(tookIdAt + " " + previousHolder));
+    }
+
+    private static long redisNowMs() {
+        List<byte[]> time = redis.connection().async().time().toCompletableFuture().join();
+        return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000
+                + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1_000;
     }
 
     private static InstanceIdGuard guard(String instanceId) {

@@ -4,15 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DeadLetterReason;
 import io.github.redisdelaybridge.message.DueTime;
+import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
+import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Control messages (x-control) through DelayRequestValidator: what is a valid cancel or reschedule, and what is dead-lettered. */
+/** Control messages (x-control) through DelayRequestValidator: what is a valid cancel, reschedule or replace, and what is dead-lettered. */
 class ControlMessageValidatorTest {
 
     private static final long MAX_DELAY_MS = 86_400_000;
@@ -58,7 +60,7 @@ class ControlMessageValidatorTest {
         Rejection rejection = rejected(header("x-control", "pause"), header("x-message-id", "m-1"));
 
         assertThat(rejection.reason()).isEqualTo(DeadLetterReason.INVALID_CONTROL);
-        assertThat(rejection.detail()).contains("'pause'").contains("cancel").contains("reschedule");
+        assertThat(rejection.detail()).contains("'pause'").contains("cancel").contains("reschedule").contains("replace");
     }
 
     @Test
@@ -93,6 +95,40 @@ class ControlMessageValidatorTest {
     }
 
     @Test
+    void replaceCarriesTheReplacementBuiltLikeANewMessageWithoutTheBridgesHeaders() {
+        InboundMessage message = new InboundMessage("kafka:delay.inbound/0@7", "delay.inbound", "delay.inbound-0-7", bytes("new key"),
+                List.of(header("x-control", "Replace"), header("x-message-id", "m-1"), header("x-delay", "5"),
+                        header("x-target", "kafka:orders.new"), header("trace", "t-2")), Map.of(), bytes("new body"));
+
+        ValidatedMessage validated = validator.validate(message);
+
+        Envelope envelope = new Envelope("m-1", "kafka:orders.new", "kafka:delay.inbound/0@7", bytes("new key"),
+                List.of(header("trace", "t-2")), Map.of(), bytes("new body"));
+        assertThat(validated).isEqualTo(new ValidatedMessage.Control(message,
+                new ControlRequest.Replace(new ScheduleRequest("m-1", new DueTime.AfterDelay(5), envelope))));
+    }
+
+    @Test
+    void aReplaceIsRefusedForWhatANewMessageIsRefusedFor() {
+        assertThat(rejected(header("x-control", "replace"), header("x-delay", "5"), header("x-target", "kafka:out")).reason())
+                .as("no id").isEqualTo(DeadLetterReason.INVALID_CONTROL);
+        assertThat(rejected(header("x-control", "replace"), header("x-message-id", "m-1"), header("x-target", "kafka:out")).reason())
+                .isEqualTo(DeadLetterReason.MISSING_DELAY);
+        assertThat(rejected(header("x-control", "replace"), header("x-message-id", "m-1"), header("x-delay", "5")).reason())
+                .isEqualTo(DeadLetterReason.MISSING_TARGET);
+        assertThat(rejected(header("x-control", "replace"), header("x-message-id", "m-1"), header("x-delay", "5"),
+                header("x-target", "kafka:delay.inbound")).reason()).isEqualTo(DeadLetterReason.FORBIDDEN_TARGET);
+        assertThat(rejected(header("x-control", "replace"), header("x-message-id", "m-1"), header("x-delay", Long.toString(MAX_DELAY_MS + 1)),
+                header("x-target", "kafka:out")).reason()).isEqualTo(DeadLetterReason.DELAY_TOO_LONG);
+        InboundMessage tooLarge = new InboundMessage("kafka:delay.inbound/0@7", "delay.inbound", "delay.inbound-0-7", null,
+                List.of(header("x-control", "replace"), header("x-message-id", "m-1"), header("x-delay", "5"), header("x-target", "kafka:out")),
+                Map.of(), new byte[1_000]);
+        ValidatedMessage validated = validator.validate(tooLarge);
+        assertThat(validated).isInstanceOf(ValidatedMessage.Rejected.class);
+        assertThat(((ValidatedMessage.Rejected) validated).rejection().reason()).isEqualTo(DeadLetterReason.PAYLOAD_TOO_LARGE);
+    }
+
+    @Test
     void aControlIsFiledUnderItsOwnIdNotTheIdItNames() {
         InboundMessage control = message(header("x-control", "pause"), header("x-message-id", "order-42-timeout"));
         InboundMessage ordinary = message(header("x-delay", "1"), header("x-message-id", "order-42-timeout"));
@@ -116,6 +152,10 @@ class ControlMessageValidatorTest {
     private static InboundMessage message(MessageHeader... headers) {
         return new InboundMessage("kafka:delay.inbound/0@7", "delay.inbound", "delay.inbound-0-7", null, List.of(headers), Map.of(),
                 "body".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static MessageHeader header(String name, String value) {

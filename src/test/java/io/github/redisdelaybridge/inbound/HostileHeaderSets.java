@@ -45,6 +45,10 @@ final class HostileHeaderSets {
         cases.put("1 MiB deliver-at digits then x", List.of(text(HeaderNames.DELIVER_AT, "7".repeat(MIB) + "x"), text(HeaderNames.TARGET, target)));
         cases.put("control reschedule, 1 MiB delay", List.of(text(HeaderNames.CONTROL, "reschedule"), text(HeaderNames.MESSAGE_ID, "m-1"),
                 text(HeaderNames.DELAY, "5".repeat(MIB) + "x")));
+        cases.put("control replace, 1 MiB target", List.of(text(HeaderNames.CONTROL, "replace"), text(HeaderNames.MESSAGE_ID, "m-1"),
+                text(HeaderNames.DELAY, "10"), text(HeaderNames.TARGET, "kafka:" + "a".repeat(MIB))));
+        cases.put("1 MiB group", List.of(text(HeaderNames.DELAY, "10"), text(HeaderNames.TARGET, target), text(HeaderNames.GROUP, "g".repeat(MIB))));
+        cases.put("cancel-group, 1 MiB group", List.of(text(HeaderNames.CONTROL, "cancel-group"), text(HeaderNames.GROUP, "g".repeat(MIB))));
         cases.put("1 MiB control action", List.of(text(HeaderNames.CONTROL, "c".repeat(MIB)), text(HeaderNames.MESSAGE_ID, "m-1")));
         cases.put("digits, dots and commas then x", List.of(text(HeaderNames.DELAY, "1.2,3".repeat(40_000) + "x"), text(HeaderNames.TARGET, target)));
         cases.put("duration with 100,000 digits", List.of(text(HeaderNames.DELAY, "PT" + "9".repeat(100_000) + "S"), text(HeaderNames.TARGET, target)));

@@ -37,11 +37,11 @@ class HostileHeadersTest {
     private static final int MAX_DETAIL_CHARS = 300;
     private static final int GENERATED_SETS = 10_000;
     private static final Map<String, Integer> LIMIT_BYTES = Map.of(HeaderNames.DELAY, 64, HeaderNames.DELIVER_AT, 64,
-            HeaderNames.CONTROL, 32, HeaderNames.TARGET, 1024, HeaderNames.MESSAGE_ID, 512);
+            HeaderNames.CONTROL, 32, HeaderNames.TARGET, 1024, HeaderNames.MESSAGE_ID, 512, HeaderNames.GROUP, 256);
     private static final Set<DeadLetterReason> VALIDATION_REASONS = EnumSet.of(DeadLetterReason.MISSING_DELAY,
             DeadLetterReason.CONFLICTING_DELAY, DeadLetterReason.INVALID_DELAY, DeadLetterReason.DELAY_TOO_LONG,
             DeadLetterReason.MISSING_TARGET, DeadLetterReason.INVALID_TARGET, DeadLetterReason.FORBIDDEN_TARGET,
-            DeadLetterReason.INVALID_MESSAGE_ID, DeadLetterReason.INVALID_CONTROL, DeadLetterReason.PAYLOAD_TOO_LARGE);
+            DeadLetterReason.INVALID_MESSAGE_ID, DeadLetterReason.INVALID_CONTROL, DeadLetterReason.INVALID_GROUP, DeadLetterReason.PAYLOAD_TOO_LARGE);
     private static final long MAX_DELAY_MS = 30L * 86_400_000;
 
     /** One per test: a decision given up on keeps its thread busy. */
@@ -129,14 +129,15 @@ class HostileHeadersTest {
             assertThat(detail.length()).as("length of the detail for %s: %s...", what, detail.substring(0, Math.min(detail.length(), 200)))
                     .isLessThanOrEqualTo(MAX_DETAIL_CHARS);
         } else if (decision instanceof ValidatedMessage.Accepted accepted) {
-            assertWithinLimits(what, message, HeaderNames.DELAY, HeaderNames.DELIVER_AT, HeaderNames.TARGET, HeaderNames.MESSAGE_ID);
+            assertWithinLimits(what, message, HeaderNames.DELAY, HeaderNames.DELIVER_AT, HeaderNames.TARGET, HeaderNames.MESSAGE_ID,
+                    HeaderNames.GROUP);
             assertThat(message.lastHeader(HeaderNames.CONTROL)).as("control header of accepted %s", what).isEmpty();
             assertSensibleDueTime(what, accepted.request().dueTime());
             assertThat(accepted.request().messageId().getBytes(StandardCharsets.UTF_8)).as("id of %s", what).isNotEmpty().hasSizeLessThanOrEqualTo(512);
         } else {
             ControlRequest control = ((ValidatedMessage.Control) decision).request();
-            assertWithinLimits(what, message, HeaderNames.CONTROL, HeaderNames.MESSAGE_ID);
-            assertThat(control.messageId()).as("controlled id of %s", what).isNotBlank();
+            assertWithinLimits(what, message, HeaderNames.CONTROL, HeaderNames.MESSAGE_ID, HeaderNames.GROUP);
+            assertThat(control.subject()).as("what %s controls", what).isNotBlank();
             if (control instanceof ControlRequest.Reschedule reschedule) {
                 assertWithinLimits(what, message, HeaderNames.DELAY, HeaderNames.DELIVER_AT);
                 assertSensibleDueTime(what, reschedule.dueTime());

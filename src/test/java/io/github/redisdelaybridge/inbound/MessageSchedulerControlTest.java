@@ -7,6 +7,8 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.DeadLetterReason;
+import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * Control messages through MessageScheduler against the real Redis: order within a batch and across
- * batches, outcomes logged and counted, bad controls dead-lettered, controls never stored.
+ * batches, outcomes logged and counted, bad controls dead-lettered, controls never stored (a replace stores only its
+ * replacement, under the id it names).
  */
 class MessageSchedulerControlTest {
 
@@ -190,6 +193,57 @@ class MessageSchedulerControlTest {
         assertThat(state("topic-0-1")).isEqualTo(MessageState.DEAD);
     }
 
+    @Test
+    void aReplaceSwapsThePendingPayloadWhereAPlainReuseOfTheIdIsADuplicateId() throws Exception {
+        ingest(delayed("order-7", 600_000));
+        IngestReport reuse = ingest(message(header("x-delay", "1000"), header("x-target", "kafka:other"), header("x-message-id", "order-7"),
+                header("trace", "t")));
+        assertThat(reuse.deadLettered()).as("without x-control the duplicate-id rule stays").isEqualTo(1);
+        assertThat(deadLettered).extracting(DeadLetter::reason).containsExactly(DeadLetterReason.DUPLICATE_ID);
+        wakeups.clear();
+
+        IngestReport report = ingest(replace("order-7", "x-deliver-at", "1000", "kafka:other", "new body", header("trace", "t")));
+
+        assertThat(report.deadLettered()).isZero();
+        MessageFacts facts = inspect("order-7");
+        assertThat(facts.dueAt()).isEqualTo(1_000);
+        assertThat(EnvelopeCodec.decode("order-7", facts.envelope())).isEqualTo(new Envelope("order-7", "kafka:other", "kafka:topic/0@2",
+                null, List.of(header("trace", "t")), Map.of(), "new body".getBytes(StandardCharsets.UTF_8)));
+        assertThat(wakeups).contains(1_000L);
+        assertThat(counter("bridge.replaces", "replaced", "message")).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageAndItsReplaceInOneBatchEndReplaced() throws Exception {
+        IngestReport report = ingest(delayed("both", 600_000), replace("both", "x-deliver-at", "5000", "kafka:out", "replaced"));
+
+        assertThat(report.deadLettered()).isZero();
+        assertThat(inspect("both").dueAt()).isEqualTo(5_000);
+        assertThat(EnvelopeCodec.decode("both", inspect("both").envelope()).body()).isEqualTo("replaced".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aReplaceThatFindsNoPendingMessageIsDeadLetteredAsNotReplacedAndChangesNothing() throws Exception {
+        ingest(delayed("claimed", 0));
+        int slot = store.keys().slotOf("claimed");
+        assertThat(await(store.dispatch().claim(slot, 10, 60_000)).messages()).hasSize(1);
+
+        IngestReport report = ingest(replace("claimed", "x-delay", "0", "kafka:out", "second payload"),
+                replace("never-sent", "x-delay", "0", "kafka:out", "orphan payload"));
+
+        assertThat(report.deadLettered()).isEqualTo(2);
+        assertThat(deadLettered).extracting(DeadLetter::reason).containsExactly(DeadLetterReason.NOT_REPLACED, DeadLetterReason.NOT_REPLACED);
+        assertThat(deadLettered).extracting(DeadLetter::messageId).as("filed under the controls' own ids").containsExactly("topic-0-1", "topic-0-2");
+        assertThat(deadLettered.get(0).detail()).contains("'claimed'").contains("in flight");
+        assertThat(deadLettered.get(1).detail()).contains("'never-sent'").contains("names no pending message");
+        assertThat(deadLettered).extracting(d -> new String(d.body(), StandardCharsets.UTF_8)).containsExactly("second payload", "orphan payload");
+        assertThat(state("claimed")).isEqualTo(MessageState.IN_FLIGHT);
+        assertThat(EnvelopeCodec.decode("claimed", inspect("claimed").envelope()).body()).isEqualTo("body".getBytes(StandardCharsets.UTF_8));
+        assertThat(state("never-sent")).isEqualTo(MessageState.UNKNOWN);
+        assertThat(counter("bridge.replaces", "in-flight", "message")).isEqualTo(1);
+        assertThat(counter("bridge.replaces", "not-found", "message")).isEqualTo(1);
+    }
+
     // --- helpers ----------------------------------------------------------------------------------------------
 
     private IngestReport ingest(InboundMessage... messages) throws InterruptedException {
@@ -206,6 +260,15 @@ class MessageSchedulerControlTest {
 
     private InboundMessage reschedule(String id, String name, String value) {
         return message(header("x-control", "reschedule"), header("x-message-id", id), header(name, value));
+    }
+
+    private InboundMessage replace(String id, String dueName, String dueValue, String target, String body, MessageHeader... more) {
+        List<MessageHeader> headers = new ArrayList<>(List.of(header("x-control", "replace"), header("x-message-id", id),
+                header(dueName, dueValue), header("x-target", target)));
+        headers.addAll(List.of(more));
+        int at = offset++;
+        return new InboundMessage("kafka:topic/0@" + at, "topic", "topic-0-" + at, null, headers, Map.of(),
+                body.getBytes(StandardCharsets.UTF_8));
     }
 
     private InboundMessage message(MessageHeader... headers) {

@@ -28,7 +28,7 @@ class KeysTest {
     void keysOfOneSlotAreDistinctAndShareOneClusterHashSlot() {
         List<String> keys = allKeys(new Keys("rdb", 4), 3);
 
-        assertThat(keys).doesNotHaveDuplicates().hasSize(8);
+        assertThat(keys).doesNotHaveDuplicates().hasSize(9);
         assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
     }
 
@@ -50,6 +50,7 @@ class KeysTest {
         assertThat(keys.attempts(2)).isEqualTo("app:{app:2}:attempts");
         assertThat(keys.failingSince(2)).isEqualTo("app:{app:2}:failing-since");
         assertThat(keys.claims(2)).isEqualTo("app:{app:2}:claims");
+        assertThat(keys.leaseClaimers(2)).isEqualTo("app:{app:2}:lease-claimers");
         assertThat(keys.delivered(2)).isEqualTo("app:{app:2}:delivered");
         assertThat(keys.names(2)).isEqualTo("app:{app:2}:names");
     }
@@ -149,7 +150,7 @@ class KeysTest {
 
     private static List<String> allKeys(Keys keys, int slot) {
         return List.of(keys.due(slot), keys.inFlight(slot), keys.payloads(slot), keys.attempts(slot),
-                keys.failingSince(slot), keys.claims(slot), keys.delivered(slot), keys.names(slot));
+                keys.failingSince(slot), keys.claims(slot), keys.leaseClaimers(slot), keys.delivered(slot), keys.names(slot));
     }
 
     /** The part of a key Redis Cluster hashes: between the first '{' and the next '}'. */

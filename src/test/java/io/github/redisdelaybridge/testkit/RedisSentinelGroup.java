@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * A master, one replica and three sentinels of the test's own on free loopback ports, with short timeouts (a master
- * is down after 1 s, a failover times out after 3 s), so a test can kill the master and see the replica promoted.
+ * is down after 1 s, a failover times out after 3 s), so a test can kill the master and see the replica promoted; the
+ * replica's replication may run through a relay the test can pause.
  * Closing stops every process it started, including ones a test already killed.
  */
 public final class RedisSentinelGroup implements AutoCloseable {
@@ -20,12 +21,26 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     private final RedisServerProcess master;
     private final RedisServerProcess replica;
+    private final TcpRelay replicationLink;
+    private final long failoverTimeoutMs;
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final List<ChildProcess> sentinels = new ArrayList<>();
 
     public RedisSentinelGroup(String name) throws Exception {
+        this(name, false);
+    }
+
+    /**
+     * @param relayedReplication the replica replicates through a {@link TcpRelay} ({@link #replicationLink()}), so a test can
+     *                           withhold the replication stream; the sentinels then wait 60 s (failover-timeout 30 s) before
+     *                           they would point the replica at the master's own port, longer than a test takes
+     */
+    public RedisSentinelGroup(String name, boolean relayedReplication) throws Exception {
         master = new RedisServerProcess(name + "-master", false);
-        replica = new RedisServerProcess(name + "-replica", false).replicaOf(master);
+        replicationLink = relayedReplication ? new TcpRelay("127.0.0.1", master.port()) : null;
+        replica = new RedisServerProcess(name + "-replica", false)
+                .with("--replicaof", "127.0.0.1", Integer.toString(relayedReplication ? replicationLink.port() : master.port()));
+        failoverTimeoutMs = relayedReplication ? 30_000 : 3_000;
         try {
             master.start();
             replica.start();
@@ -54,7 +69,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
                 "dir " + dir,
                 "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + master.port() + " 2",
                 "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
-                "sentinel failover-timeout " + MASTER_NAME + " 3000",
+                "sentinel failover-timeout " + MASTER_NAME + " " + failoverTimeoutMs,
                 "sentinel parallel-syncs " + MASTER_NAME + " 1",
                 ""));
         sentinelPorts.add(port);
@@ -73,6 +88,14 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     public RedisServerProcess replica() {
         return replica;
+    }
+
+    /** The relay the replica replicates through; only with relayed replication. */
+    public TcpRelay replicationLink() {
+        if (replicationLink == null) {
+            throw new IllegalStateException("this group replicates directly, not through a relay");
+        }
+        return replicationLink;
     }
 
     /** The port of the master the sentinels name now. */
@@ -121,5 +144,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         }
         replica.close();
         master.close();
+        if (replicationLink != null) {
+            replicationLink.close();
+        }
     }
 }

@@ -15,7 +15,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A TCP relay on a loopback port of its own to a real server, so a test can take that server away from one client (the
  * bridge) without stopping it for everyone else on the machine: {@link #cut()} closes the listening port and every relayed
  * connection (clients then get "connection refused", as from a broker that is down), {@link #restore()} listens again on
- * the same port. Bytes pass through unchanged.
+ * the same port. {@link #pause()} keeps every connection open but passes no byte either way until {@link #resume()}: a
+ * replica whose replication link runs through it then lacks what its master wrote meanwhile, and acknowledges nothing
+ * (unlike a stopped process, whose socket buffer still takes the bytes in). Bytes pass through unchanged.
  */
 public final class TcpRelay implements AutoCloseable {
 
@@ -24,6 +26,7 @@ public final class TcpRelay implements AutoCloseable {
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket listener;
+    private volatile boolean paused;
 
     public TcpRelay(String targetHost, int targetPort) {
         this.targetHost = targetHost;
@@ -43,6 +46,16 @@ public final class TcpRelay implements AutoCloseable {
         listener = null;
         sockets.forEach(TcpRelay::closeQuietly);
         sockets.clear();
+    }
+
+    /** Holds every byte read from now on, in either direction, until {@link #resume()}; connections stay open. */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Passes the held bytes on, and every byte after them. */
+    public void resume() {
+        paused = false;
     }
 
     /** Accepts and relays connections again, on the same port. */
@@ -94,11 +107,16 @@ public final class TcpRelay implements AutoCloseable {
             byte[] buffer = new byte[64 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
+                    while (paused && !to.isClosed()) {
+                        Thread.sleep(10);
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
             } catch (IOException closed) {
                 // one side went away: end both
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);

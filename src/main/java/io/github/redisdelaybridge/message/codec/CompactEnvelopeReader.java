@@ -18,7 +18,7 @@ import java.util.Map;
 final class CompactEnvelopeReader {
 
     private static final int KNOWN_FLAGS = FLAG_KEY | FLAG_HEADERS | FLAG_TYPED_HEADERS | FLAG_PROPERTIES | FLAG_ORIGIN_NUMBER
-            | FLAG_TOMBSTONE;
+            | FLAG_TOMBSTONE | EnvelopeCodec.FLAG_GROUPED;
 
     private CompactEnvelopeReader() {
     }

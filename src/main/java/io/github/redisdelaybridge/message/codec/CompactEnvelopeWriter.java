@@ -8,6 +8,7 @@ import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_TOMBST
 import static io.github.redisdelaybridge.message.codec.EnvelopeCodec.FLAG_TYPED_HEADERS;
 
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
 import io.github.redisdelaybridge.message.MessageHeader;
 import java.util.Map;
 
@@ -25,7 +26,8 @@ final class CompactEnvelopeWriter {
                 | (typed ? FLAG_TYPED_HEADERS : 0)
                 | (envelope.properties().isEmpty() ? 0 : FLAG_PROPERTIES)
                 | (origin.number() != null ? FLAG_ORIGIN_NUMBER : 0)
-                | (envelope.body() == null ? FLAG_TOMBSTONE : 0);
+                | (envelope.body() == null ? FLAG_TOMBSTONE : 0)
+                | (envelope.headers().stream().anyMatch(h -> h.name().equals(HeaderNames.GROUP)) ? EnvelopeCodec.FLAG_GROUPED : 0);
 
         EnvelopeOutput out = new EnvelopeOutput((envelope.body() == null ? 0 : envelope.body().length) + 64);
         out.writeByte(EnvelopeCodec.MAGIC);

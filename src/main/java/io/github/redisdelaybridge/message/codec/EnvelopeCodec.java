@@ -1,6 +1,9 @@
 package io.github.redisdelaybridge.message.codec;
 
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -13,7 +16,8 @@ import java.util.Objects;
  *   byte 0   0xDB magic
  *   byte 1   3    version
  *   byte 2   flags: 0x01 key present, 0x02 headers present, 0x04 headers typed (a format byte each),
- *                   0x08 properties present, 0x10 origin ends in a number, 0x20 tombstone (no body)
+ *                   0x08 properties present, 0x10 origin ends in a number, 0x20 tombstone (no body),
+ *                   0x40 the headers hold x-group (the message is indexed under its group)
  *   varint length, UTF-8   target, e.g. kafka:orders.expired
  *   varint length, UTF-8   origin stem: the origin without its trailing number, e.g. kafka:delay.inbound/0@
  *   varint                 origin number, e.g. the Kafka offset 42                         (flag 0x10)
@@ -62,6 +66,11 @@ public final class EnvelopeCodec {
     static final int FLAG_PROPERTIES = 0x08;
     public static final int FLAG_ORIGIN_NUMBER = 0x10;
     static final int FLAG_TOMBSTONE = 0x20;
+    /**
+     * The headers hold {@code x-group}: the message is indexed under its group, and the scripts and the settling side know
+     * from this one bit, without reading the headers, whether a message has a group index to keep up.
+     */
+    public static final int FLAG_GROUPED = 0x40;
 
     private EnvelopeCodec() {
     }
@@ -69,6 +78,22 @@ public final class EnvelopeCodec {
     /** The wire form of version 3; the envelope's message id is not part of it. */
     public static byte[] encode(Envelope envelope) {
         return CompactEnvelopeWriter.write(envelope);
+    }
+
+    /**
+     * The group of an envelope in its wire form ({@code x-group}, decoded as UTF-8), or null when it has none: only an
+     * envelope with {@link #FLAG_GROUPED} is decoded, so an ungrouped one costs a look at one byte.
+     */
+    public static String groupOf(byte[] wire) {
+        if (wire.length < 3 || (wire[2] & FLAG_GROUPED) == 0 || (wire[1] & STORED_FORM_BIT) != 0) {
+            return null;
+        }
+        try {
+            return decode("group", wire).headers().stream().filter(h -> h.name().equals(HeaderNames.GROUP)).findFirst()
+                    .map(MessageHeader::plainBytes).map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
+        } catch (IllegalArgumentException unreadable) {
+            return null;
+        }
     }
 
     /**

@@ -6,9 +6,11 @@ import io.lettuce.core.event.connection.ConnectionEvent;
 import io.lettuce.core.event.connection.DisconnectedEvent;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -25,6 +27,7 @@ final class ConnectionEventLog {
     private final String description;
     private final Set<String> sentinels;
     private final Map<String, Long> lostSince = new ConcurrentHashMap<>();
+    private final List<Runnable> onConnected = new CopyOnWriteArrayList<>();
     private Disposable subscription;
 
     /**
@@ -47,6 +50,7 @@ final class ConnectionEventLog {
                     LOG.warn("lost the connection to Redis {} ({}); reconnecting", address, description);
                 }
             } else if (event instanceof ConnectionActivatedEvent activated) {
+                onConnected.forEach(Runnable::run);
                 String address = address(activated.remoteAddress());
                 Long since = lostSince.remove(address);
                 if (since != null) {
@@ -58,6 +62,11 @@ final class ConnectionEventLog {
                 }
             }
         });
+    }
+
+    /** Runs {@code listener} (on Lettuce's event thread: it must not block) whenever a connection to a Redis server opens. */
+    void onConnected(Runnable listener) {
+        onConnected.add(listener);
     }
 
     /** Before the bridge closes its connections on purpose: that is no loss worth a line. */

@@ -29,13 +29,24 @@ import java.util.concurrent.CompletionException;
  * in between (to a new master after a failover, or to the same one), the wait would have covered nothing the batch
  * wrote, and may even have been answered at once by a server the writes never reached: confirm then answers
  * false, and the caller writes the batch again (the writes are idempotent).
+ *
+ * <p>With {@code wait-replicas=auto} the number a {@code WAIT} asks for is each master's connected replicas now
+ * ({@link ConnectedReplicas}); a master with fewer than {@code min-replicas} holds the batch, as a short {@code WAIT} does.
  */
 public final class DurabilityBarrier {
 
-    /** What to send after a batch's writes, decided from the settings and what the server check found. */
-    record Plan(boolean waitAof, int waitReplicas) {
+    /**
+     * What to send after a batch's writes, decided from the settings and what the server check found.
+     *
+     * @param waitReplicas a number, or {@link DurabilitySettings#EVERY_CONNECTED_REPLICA}: each master's, read from it
+     */
+    record Plan(boolean waitAof, int waitReplicas, int minReplicas) {
         boolean sendsNothing() {
             return !waitAof && waitReplicas == 0;
+        }
+
+        boolean waitsForEveryConnectedReplica() {
+            return waitReplicas == DurabilitySettings.EVERY_CONNECTED_REPLICA;
         }
     }
 
@@ -56,6 +67,10 @@ public final class DurabilityBarrier {
     private final RedisConnection redis;
     private final Keys keys;
     private final DurabilitySettings settings;
+    private final ConnectedReplicas replicas;
+    /** The read of every master's replicas under way, if any; and whether another was asked for meanwhile. */
+    private CompletableFuture<Void> refreshing;
+    private boolean refreshAgain;
     /** Null until the server check has said whether WAITAOF is wanted and available. */
     private volatile Plan plan;
 
@@ -63,7 +78,19 @@ public final class DurabilityBarrier {
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
-        this.plan = settings.localFsync() == DurabilitySettings.LocalFsync.FALSE ? new Plan(false, settings.waitReplicas()) : null;
+        this.replicas = new ConnectedReplicas(settings, System::currentTimeMillis);
+        this.plan = settings.localFsync() == DurabilitySettings.LocalFsync.FALSE ? plan(false) : null;
+        if (redis != null) {
+            // a reconnect may be to another master (a failover): its replicas are read at once, for the gauges and the log
+            redis.onConnected(() -> {
+                replicas.forgetAll();
+                refreshReplicas();
+            });
+        }
+    }
+
+    private Plan plan(boolean waitAof) {
+        return new Plan(waitAof, settings.waitReplicas(), settings.minReplicas());
     }
 
     /** A barrier that confirms at once: the writes count once the master answered (tests and tools). */
@@ -75,13 +102,60 @@ public final class DurabilityBarrier {
         return settings;
     }
 
+    /** Every master's connected replicas, as last read. */
+    public ConnectedReplicas replicas() {
+        return replicas;
+    }
+
+    /**
+     * Reads the connected replicas of every master the ingest connection writes to, and forgets masters it no longer
+     * writes to; in the background (a failure leaves the counts as they were: batches read their master's count anyway).
+     */
+    public CompletableFuture<Void> refreshReplicas() {
+        if (redis == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // a Cluster topology refresh opens a connection to every node: one read serves them all, and one more after it
+        CompletableFuture<Void> current;
+        synchronized (this) {
+            if (refreshing != null) {
+                refreshAgain = true;
+                return refreshing;
+            }
+            current = readAllMasters();
+            refreshing = current;
+        }
+        current.whenComplete((done, failed) -> {
+            boolean again;
+            synchronized (this) {
+                refreshing = null;
+                again = refreshAgain;
+                refreshAgain = false;
+            }
+            if (again) {
+                refreshReplicas();
+            }
+        });
+        return current;
+    }
+
+    private CompletableFuture<Void> readAllMasters() {
+        return redis.masterConnections().thenCompose(masters -> {
+            List<CompletableFuture<ConnectedReplicas.Reading>> readings = new ArrayList<>();
+            masters.forEach(master -> readings.add(replicas.read(master.connection())));
+            return CompletableFuture.allOf(readings.toArray(CompletableFuture[]::new))
+                    .thenAccept(done -> replicas.keepOnly(readings.stream().map(CompletableFuture::join).toList()));
+        }).exceptionally(failed -> null);
+    }
+
     /**
      * Applies what the latest check of the masters found: {@code WAITAOF} is sent when every master supports it and
      * the fsync is promised for it (with {@code auto}: every master runs an append-only file).
      */
     public void serversChecked(List<RedisServerFacts> masters) {
         boolean waitAof = !masters.isEmpty() && masters.stream().allMatch(m -> m.supportsWaitAof() && settings.fsyncPromised(m.aofEnabled()));
-        plan = new Plan(waitAof, settings.waitReplicas());
+        plan = plan(waitAof);
+        refreshReplicas();
     }
 
     /** What a batch's confirmation sends, in words for log lines; null before the first server check. */
@@ -94,7 +168,10 @@ public final class DurabilityBarrier {
         if (current.waitAof()) {
             commands.add("WAITAOF 1 0 " + settings.waitTimeoutMs());
         }
-        if (current.waitReplicas() > 0) {
+        if (current.waitsForEveryConnectedReplica()) {
+            commands.add("WAIT <every connected replica" + (current.minReplicas() > 0 ? ", at least " + current.minReplicas() : "") + "> "
+                    + settings.waitTimeoutMs());
+        } else if (current.waitReplicas() > 0) {
             commands.add("WAIT " + current.waitReplicas() + " " + settings.waitTimeoutMs());
         }
         return commands.isEmpty() ? "nothing (acknowledged once the master has the writes)" : String.join(" and ", commands);
@@ -107,7 +184,8 @@ public final class DurabilityBarrier {
             return CompletableFuture.failedFuture(new DurabilityNotConfirmedException(
                     "the Redis servers have not been checked yet, so it is not known how to confirm durable writes"));
         }
-        if (current.sendsNothing()) {
+        if (current.sendsNothing() || (current.waitsForEveryConnectedReplica() && !current.waitAof() && current.minReplicas() == 0
+                && replicas.noneConnectedAnywhere())) {
             return CompletableFuture.completedFuture(Fence.NONE);
         }
         List<CompletableFuture<StatefulRedisConnection<byte[], byte[]>>> lookups = new ArrayList<>();
@@ -142,9 +220,27 @@ public final class DurabilityBarrier {
     }
 
     private CompletableFuture<Boolean> confirm(Plan used, Fence.Post post) {
+        if (!used.waitsForEveryConnectedReplica()) {
+            return confirm(used, post, used.waitReplicas());
+        }
+        Integer known = replicas.recent(post.identity());
+        if (known != null) {
+            return confirm(used, post, known);
+        }
+        return replicas.read(post.master()).thenCompose(reading -> confirm(used, post, reading.replicas()));
+    }
+
+    /** Confirms with {@code waitReplicas}: the number configured, or the master's connected replicas. */
+    private CompletableFuture<Boolean> confirm(Plan used, Fence.Post post, int waitReplicas) {
         StatefulRedisConnection<byte[], byte[]> master = post.master();
         long timeoutMs = settings.waitTimeoutMs();
         List<CompletableFuture<?>> waits = new ArrayList<>();
+        if (waitReplicas < used.minReplicas()) {
+            replicas.forget(post.identity());
+            waits.add(CompletableFuture.failedFuture(new DurabilityNotConfirmedException("Redis " + ConnectedReplicas.masterOf(post.identity())
+                    + " has " + waitReplicas + " replica(s) connected, fewer than bridge.redis.min-replicas=" + used.minReplicas()
+                    + ": the batch is held until enough replicas are connected")));
+        }
         if (used.waitAof()) {
             CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(1).add(0).add(timeoutMs);
             waits.add(master.async().dispatch(WAITAOF, new ArrayOutput<>(ByteArrayCodec.INSTANCE), args).toCompletableFuture()
@@ -156,11 +252,13 @@ public final class DurabilityBarrier {
                         }
                     }));
         }
-        if (used.waitReplicas() > 0) {
-            waits.add(master.async().waitForReplication(used.waitReplicas(), timeoutMs).toCompletableFuture().thenAccept(acknowledged -> {
-                if (acknowledged < used.waitReplicas()) {
-                    throw new DurabilityNotConfirmedException("WAIT " + used.waitReplicas() + " " + timeoutMs + ": " + acknowledged + " of "
-                            + used.waitReplicas() + " replicas acknowledged the writes within " + timeoutMs + " ms");
+        if (waitReplicas >= used.minReplicas() && waitReplicas > 0) {
+            waits.add(master.async().waitForReplication(waitReplicas, timeoutMs).toCompletableFuture().thenAccept(acknowledged -> {
+                if (acknowledged < waitReplicas) {
+                    // a replica gone or lagging: with auto, its master's count is read again before the next try
+                    replicas.forget(post.identity());
+                    throw new DurabilityNotConfirmedException("WAIT " + waitReplicas + " " + timeoutMs + ": " + acknowledged + " of "
+                            + waitReplicas + " replicas acknowledged the writes within " + timeoutMs + " ms");
                 }
             }));
         }

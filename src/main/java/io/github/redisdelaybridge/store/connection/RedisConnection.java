@@ -92,6 +92,10 @@ public final class RedisConnection implements AutoCloseable {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(Duration.ofSeconds(30))
                             .enableAllAdaptiveRefreshTriggers()
+                            // Lettuce's default lets one adaptive refresh in per 30 s: the one a dead master's first failed
+                            // reconnects trigger comes before the cluster has promoted its replica, and the next would wait
+                            // out the rest of those 30 s, with that master's slots unreachable (ingest held) all along
+                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(2))
                             .build())
                     .build());
             this.client = clusterClient;
@@ -150,6 +154,14 @@ public final class RedisConnection implements AutoCloseable {
         return current != null && current.isOpen();
     }
 
+    /**
+     * Runs {@code listener} whenever a connection to a Redis server opens (the first one, a reconnect, a new master after
+     * a failover, a Cluster node); not for the short connections to sentinels. On Lettuce's event thread: it must not block.
+     */
+    void onConnected(Runnable listener) {
+        eventLog.onConnected(listener);
+    }
+
     /** What {@code bridge.redis.uri} named, for log lines. */
     public String description() {
         return description;
@@ -182,6 +194,35 @@ public final class RedisConnection implements AutoCloseable {
         return connected.setGet(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
                         SetArgs.Builder.px(ttlMs)).toCompletableFuture()
                 .thenApply(previous -> previous == null ? null : new String(previous, StandardCharsets.UTF_8));
+    }
+
+    /** What {@code key} holds as text (null if nothing). */
+    public CompletableFuture<String> read(String key) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.get(key.getBytes(StandardCharsets.UTF_8)).toCompletableFuture()
+                .thenApply(value -> value == null ? null : new String(value, StandardCharsets.UTF_8));
+    }
+
+    /** How long {@code key} has left to live, in ms: -1 without an expiry, -2 when it does not exist ({@code PTTL}). */
+    public CompletableFuture<Long> remainingTtlMs(String key) {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.pttl(key.getBytes(StandardCharsets.UTF_8)).toCompletableFuture();
+    }
+
+    /** Redis's clock in epoch ms ({@code TIME}), the clock the scripts read. */
+    public CompletableFuture<Long> redisTimeMs() {
+        RedisClusterAsyncCommands<byte[], byte[]> connected = commands;
+        if (connected == null) {
+            return CompletableFuture.failedFuture(NotConnectedCommands.notConnected(description));
+        }
+        return connected.time().toCompletableFuture().thenApply(time -> Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII))
+                * 1000 + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
     }
 
     public CompletableFuture<String> ping() {

@@ -49,10 +49,11 @@ public final class RedisRequirements {
                                 + " pending messages: set maxmemory-policy noeviction, or bridge.redis.allow-eviction=true to accept the loss"));
             }
             checkPersistence(master, redis, durability, findings);
-            if (durability.waitReplicas() > master.connectedReplicas()) {
+            if (durability.replicasRequired() > master.connectedReplicas()) {
                 findings.add(new Finding(Severity.WARN, redis + " has " + master.connectedReplicas() + " connected replica(s) and"
-                        + " bridge.redis.wait-replicas is " + durability.waitReplicas() + ": inbound batches are held, unacknowledged,"
-                        + " until enough replicas confirm them"));
+                        + (durability.waitsForEveryConnectedReplica() ? " bridge.redis.min-replicas is " + durability.minReplicas()
+                                : " bridge.redis.wait-replicas is " + durability.waitReplicas())
+                        + ": inbound batches are held, unacknowledged, until enough replicas confirm them"));
             }
         }
         return findings;

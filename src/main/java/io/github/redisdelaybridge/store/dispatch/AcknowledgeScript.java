@@ -1,5 +1,9 @@
 package io.github.redisdelaybridge.store.dispatch;
 
+import static io.github.redisdelaybridge.store.script.Argv.text;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DELIVERED;
@@ -22,19 +26,26 @@ public final class AcknowledgeScript {
 
     /** {@code Returns: the number of messages acknowledged}. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("acknowledge", IN_FLIGHT, PAYLOADS, ATTEMPTS, DELIVERED,
-            FAILING_SINCE, ORIGINAL_DUE);
+            FAILING_SINCE, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
+
+    private static final byte[] NO_GROUP = new byte[0];
 
     private AcknowledgeScript() {
     }
 
-    /** ARGV: dedupe window in ms, then per message its member and lease token (the lease deadline its claim returned). */
+    /**
+     * ARGV: dedupe window in ms, then per message its member, lease token (the lease deadline its claim returned) and group
+     * (empty for none: only an envelope flagged as grouped is read for it, {@link EnvelopeCodec#groupOf}).
+     */
     public static ScriptCall<Long> call(Keys keys, int slot, long dedupeWindowMs, List<ClaimedMessage> delivered) {
-        byte[][] args = new byte[1 + 2 * delivered.size()][];
+        byte[][] args = new byte[1 + 3 * delivered.size()][];
         args[0] = number(dedupeWindowMs);
         int a = 1;
         for (ClaimedMessage message : delivered) {
             args[a++] = message.member();
             args[a++] = number(message.leaseDeadline());
+            String group = EnvelopeCodec.groupOf(message.encodedEnvelope());
+            args[a++] = group == null ? NO_GROUP : text(group);
         }
         return CONTRACT.call(keys, slot, Function.identity(), args);
     }

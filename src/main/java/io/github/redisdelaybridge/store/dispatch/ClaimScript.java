@@ -6,6 +6,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.script.SlotKey.CLAIMS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.LEASE_CLAIMERS;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
@@ -29,7 +30,8 @@ public final class ClaimScript {
     enum Entry { MEMBER, DUE, ATTEMPTS, ENVELOPE, ORIGINAL_DUE }
 
     static final ScriptContract<Reply<Head, Entry>> CONTRACT =
-            ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS, ORIGINAL_DUE);
+            ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS,
+                    LEASE_CLAIMERS, ORIGINAL_DUE);
 
     /**
      * One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them);

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store.dispatch;
 
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
@@ -25,7 +26,7 @@ public final class DeadLetterScript {
     /** {@code Returns: 1 when moved, -1 when the lease no longer matched}. */
     static final ScriptContract<Long> CONTRACT =
             ScriptContract.returningInteger("deadLetter", IN_FLIGHT, PAYLOADS, ATTEMPTS, DEAD_LETTERS, DEAD_LETTER_INDEX, FAILING_SINCE,
-                    DEAD_LETTER_BYTES, ORIGINAL_DUE);
+                    DEAD_LETTER_BYTES, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private DeadLetterScript() {
     }

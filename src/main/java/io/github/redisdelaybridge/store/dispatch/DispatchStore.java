@@ -136,6 +136,15 @@ public final class DispatchStore {
         return runner.run(RecordFailureScript.call(keys, message));
     }
 
+    /**
+     * Gives back, due now (or at the latest due time of their claim, if later), the messages of one slot that earlier processes
+     * of {@code instanceId} claimed before {@code tookIdAt} (Redis's clock) and still lease, never those of {@code ownClaimerId};
+     * for a process that took the instance id from one that is gone. Returns how many it gave back.
+     */
+    public CompletableFuture<Long> takeBackLeases(int slot, String instanceId, String ownClaimerId, long tookIdAt) {
+        return runner.run(TakeBackLeasesScript.call(keys, slot, instanceId, ownClaimerId, tookIdAt));
+    }
+
     /** Returns up to {@code limit} messages of one slot whose lease expired to the due set. */
     public CompletableFuture<Long> reapExpiredLeases(int slot, int limit) {
         return runner.run(ReapExpiredLeasesScript.call(keys, slot, limit));

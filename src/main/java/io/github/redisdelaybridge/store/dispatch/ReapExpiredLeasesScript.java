@@ -4,6 +4,7 @@ import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.LEASE_CLAIMERS;
 
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.script.ScriptCall;
@@ -17,7 +18,8 @@ import java.util.function.Function;
 public final class ReapExpiredLeasesScript {
 
     /** {@code Returns: the number of messages returned to the due set}. */
-    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("reapExpiredLeases", IN_FLIGHT, DUE, ATTEMPTS);
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("reapExpiredLeases", IN_FLIGHT, DUE, ATTEMPTS,
+            LEASE_CLAIMERS);
 
     private ReapExpiredLeasesScript() {
     }

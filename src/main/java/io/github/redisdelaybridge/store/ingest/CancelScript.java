@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store.ingest;
 
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.flag;
 import static io.github.redisdelaybridge.store.script.Argv.number;
 import static io.github.redisdelaybridge.store.script.Argv.text;
@@ -27,7 +28,7 @@ public final class CancelScript {
 
     /** {@code Returns:} one of the codes below. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("cancel",
-            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, DELIVERED, DEAD_LETTERS, NAMES, FAILING_SINCE, ORIGINAL_DUE);
+            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, DELIVERED, DEAD_LETTERS, NAMES, FAILING_SINCE, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private CancelScript() {
     }

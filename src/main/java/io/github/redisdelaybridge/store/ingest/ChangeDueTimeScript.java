@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store.ingest;
 
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.dueMode;
 import static io.github.redisdelaybridge.store.script.Argv.dueValue;
 import static io.github.redisdelaybridge.store.script.Argv.number;
@@ -8,6 +9,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
+import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.Keys;
@@ -22,7 +24,8 @@ import io.github.redisdelaybridge.store.script.ScriptContract;
 public final class ChangeDueTimeScript {
 
     /** {@code Returns: the new due time (epoch ms, >= 0)}, or one of the negative codes below. */
-    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES, ORIGINAL_DUE);
+    static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES,
+            PAYLOADS, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private ChangeDueTimeScript() {
     }

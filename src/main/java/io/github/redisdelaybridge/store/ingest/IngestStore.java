@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The store as messages and controls from outside reach it: the inbound scheduler stores messages and applies their
- * cancel and reschedule controls, keeps the records of the messages it refuses, and the admin API's message writes (cancel,
+ * cancel, reschedule and replace controls, keeps the records of the messages it refuses, and the admin API's message writes (cancel,
  * new due time) run the same scripts. One Lua script per operation ({@code schedule.lua}: {@link ScheduleScript}); this class
  * chooses the calls (which slots, how many messages per call) and combines their results.
  */
@@ -24,6 +24,7 @@ public final class IngestStore {
     private final Keys keys;
     private final StoreLimits limits;
     private final NamesCapListener namesCap;
+    private final GroupOperations groups;
 
     public IngestStore(ScriptRunner runner, Keys keys, StoreLimits limits) {
         this(runner, keys, limits, NamesCapListener.NONE);
@@ -35,6 +36,7 @@ public final class IngestStore {
         this.keys = keys;
         this.limits = limits;
         this.namesCap = namesCap;
+        this.groups = new GroupOperations(runner, keys, limits);
     }
 
     public Keys keys() {
@@ -94,5 +96,32 @@ public final class IngestStore {
     /** Gives a pending message a new due time; its envelope and attempt count stay. */
     public CompletableFuture<DueTimeChange> changeDueTime(String messageId, DueTime dueTime) {
         return runner.run(ChangeDueTimeScript.call(keys, messageId, dueTime, limits.maxDelayMs()));
+    }
+
+    /**
+     * Swaps the pending message with the replacement's id for the replacement (payload and due time), keeping its id and
+     * slot; an id that is not pending is left as it stands (never stored as a new message).
+     */
+    public CompletableFuture<Replacement> replace(ScheduleRequest replacement) {
+        return runner.run(ReplaceScript.call(keys, replacement, limits.maxDelayMs(), limits.dedupeWindowMs(), limits.cancelWindowMs(),
+                limits.names())).thenApply(replaced -> {
+                    if (replaced.uninterned()) {
+                        namesCap.storedUninterned(1);
+                    }
+                    return replaced.replacement();
+                });
+    }
+
+    /**
+     * Withdraws every pending message of a group ({@code x-group}), as {@link #cancel} withdraws one (the cancel window
+     * applies); messages in flight are counted and left alone. A dry run counts and changes nothing.
+     */
+    public CompletableFuture<GroupOutcome> cancelGroup(String group, boolean dryRun) {
+        return groups.cancel(group, dryRun);
+    }
+
+    /** Gives every pending message of a group one new due time; messages in flight are counted and left alone. */
+    public CompletableFuture<GroupOutcome> rescheduleGroup(String group, DueTime dueTime, boolean dryRun) {
+        return groups.reschedule(group, dueTime, dryRun);
     }
 }

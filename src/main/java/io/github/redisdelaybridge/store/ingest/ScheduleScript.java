@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store.ingest;
 
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.dueMode;
 import static io.github.redisdelaybridge.store.script.Argv.dueValue;
 import static io.github.redisdelaybridge.store.script.Argv.number;
@@ -35,7 +36,7 @@ public final class ScheduleScript {
     }
 
     static final ScriptContract<Reply<Reply.None, Entry>> CONTRACT =
-            ScriptContract.returning(Reply.entriesThen(Entry.class, Tail.class), "schedule", DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES);
+            ScriptContract.returning(Reply.entriesThen(Entry.class, Tail.class), "schedule", DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES, GROUP_INDEX_PREFIX);
 
     private ScheduleScript() {
     }

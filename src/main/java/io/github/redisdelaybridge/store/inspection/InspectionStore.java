@@ -17,6 +17,12 @@ public final class InspectionStore {
 
     /** Entries a list script examines per slot and call at most, however few match its filter. */
     public static final int LIST_SCAN_BUDGET = 1_000;
+    /**
+     * Messages whose target a count reads per slot and call at most: up to this many in range, the count of those that
+     * match a target filter is exact; beyond, it is estimated from this many, evenly spaced (within about 3 % of the
+     * slot's messages in range, at 95 % confidence).
+     */
+    public static final int COUNT_SAMPLE_SIZE = 1_000;
 
     private final ScriptRunner runner;
     private final Keys keys;
@@ -46,9 +52,44 @@ public final class InspectionStore {
      * {@code after} (null: from the first). {@code dueBefore} (exclusive) and {@code target} narrow it; null for no bound.
      */
     public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, Long dueBefore, String target, int limit) {
+        return listPending(after, new PendingFilter(null, dueBefore, target), limit);
+    }
+
+    /**
+     * A page of the pending messages {@code filter} covers, over all slots, in due order (then member order:
+     * {@link ListPosition}), starting after {@code after} (null: from the first the filter covers).
+     */
+    public CompletableFuture<Listing<PendingEntry>> listPending(ListPosition after, PendingFilter filter, int limit) {
+        ListPosition start = filter.start(after);
         List<CompletableFuture<SlotPage<PendingEntry>>> pages = new ArrayList<>();
         for (int slot = 0; slot < keys.slotCount(); slot++) {
-            pages.add(runner.run(ListPendingScript.call(keys, slot, after, dueBefore, limit, target, LIST_SCAN_BUDGET)));
+            pages.add(runner.run(ListPendingScript.call(keys, slot, start, filter.dueBefore(), limit, filter.target(), LIST_SCAN_BUDGET)));
+        }
+        return SlotPage.mergeWhenDone(pages, limit);
+    }
+
+    /**
+     * How many pending messages {@code filter} covers: one read-only call per slot, sent together, each reading the
+     * target of at most {@link #COUNT_SAMPLE_SIZE} messages.
+     */
+    public CompletableFuture<PendingTotals> countPending(PendingFilter filter) {
+        List<CompletableFuture<PendingTotals>> calls = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            calls.add(runner.run(CountPendingScript.call(keys, slot, filter, COUNT_SAMPLE_SIZE)));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(done -> calls.stream().map(CompletableFuture::join).reduce(PendingTotals::plus).orElseThrow());
+    }
+
+    /**
+     * A page of a group's pending and in-flight messages over all slots, in due order (then member order: {@link ListPosition}),
+     * starting after {@code after} (null: from the first): the group's index, so its cost grows with the page, not with
+     * what else is pending.
+     */
+    public CompletableFuture<Listing<GroupEntry>> listGroup(String group, ListPosition after, int limit) {
+        List<CompletableFuture<SlotPage<GroupEntry>>> pages = new ArrayList<>();
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            pages.add(runner.run(ListGroupScript.call(keys, slot, group, after, limit, LIST_SCAN_BUDGET)));
         }
         return SlotPage.mergeWhenDone(pages, limit);
     }

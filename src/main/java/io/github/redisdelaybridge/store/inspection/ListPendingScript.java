@@ -35,8 +35,9 @@ public final class ListPendingScript {
 
     /**
      * ARGV: start after this due time and member ({@code after}; null: from the first), due before (exclusive; null: no
-     * bound), at most {@code limit} messages, only this target (null: any), examine at most {@code scanBudget}, and 1 to
-     * start at the member itself (the position is in an earlier slot, {@link ListPosition#includesMemberIn}).
+     * bound), at most {@code limit} messages, only targets matching this glob ({@link PendingFilter#target}; null: any),
+     * examine at most {@code scanBudget}, and 1 to start at the member itself (the position is in an earlier slot,
+     * {@link ListPosition#includesMemberIn}).
      */
     public static ScriptCall<SlotPage<PendingEntry>> call(Keys keys, int slot, ListPosition after, Long dueBefore, int limit, String target,
                                                    int scanBudget) {

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.store.inspection;
 
+import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.Argv.dueMode;
 import static io.github.redisdelaybridge.store.script.Argv.dueValue;
 import static io.github.redisdelaybridge.store.script.Argv.number;
@@ -30,7 +31,7 @@ public final class ReplayDeadLetterScript {
 
     /** {@code Returns: the due time (epoch ms, >= 0)}, or one of the negative codes below. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("replayDeadLetter",
-            DEAD_LETTERS, DEAD_LETTER_INDEX, DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES, DEAD_LETTER_BYTES);
+            DEAD_LETTERS, DEAD_LETTER_INDEX, DUE, PAYLOADS, DELIVERED, CANCELLED, NAMES, DEAD_LETTER_BYTES, GROUP_INDEX_PREFIX);
 
     private ReplayDeadLetterScript() {
     }

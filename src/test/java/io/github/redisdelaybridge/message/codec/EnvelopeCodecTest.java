@@ -215,9 +215,22 @@ class EnvelopeCodecTest {
     @Test
     void rejectsUnknownFlags() {
         byte[] encoded = EnvelopeCodec.encode(envelope(null, List.of(), bytes("b")));
-        encoded[2] |= 0x40;
+        encoded[2] |= (byte) 0x80;
 
-        assertRejected(encoded, "unknown flags 0x40");
+        assertRejected(encoded, "unknown flags 0x80");
+    }
+
+    @Test
+    void aGroupHeaderSetsTheGroupedFlagAndReadsBack() {
+        Envelope grouped = envelope(null, List.of(MessageHeader.text("trace", "t"), MessageHeader.text("x-group", "order-42")), bytes("b"));
+        byte[] encoded = EnvelopeCodec.encode(grouped);
+
+        assertThat(encoded[2] & EnvelopeCodec.FLAG_GROUPED).isEqualTo(EnvelopeCodec.FLAG_GROUPED);
+        assertThat(EnvelopeCodec.decode(grouped.messageId(), encoded)).isEqualTo(grouped);
+        assertThat(EnvelopeCodec.groupOf(encoded)).isEqualTo("order-42");
+        byte[] plain = EnvelopeCodec.encode(envelope(null, List.of(MessageHeader.text("trace", "t")), bytes("b")));
+        assertThat(plain[2] & EnvelopeCodec.FLAG_GROUPED).isZero();
+        assertThat(EnvelopeCodec.groupOf(plain)).isNull();
     }
 
     @Test

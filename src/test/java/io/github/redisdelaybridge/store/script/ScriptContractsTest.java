@@ -12,24 +12,31 @@ import io.github.redisdelaybridge.store.dispatch.ClaimTag;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.dispatch.DeadLetterScript;
 import io.github.redisdelaybridge.store.dispatch.ReapExpiredLeasesScript;
+import io.github.redisdelaybridge.store.dispatch.TakeBackLeasesScript;
 import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
 import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
 import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
 import io.github.redisdelaybridge.store.dispatch.DeferClaimedScript;
 import io.github.redisdelaybridge.store.dispatch.TakeTokensScript;
 import io.github.redisdelaybridge.store.dispatch.ResolveNamesScript;
+import io.github.redisdelaybridge.store.ingest.CancelGroupScript;
 import io.github.redisdelaybridge.store.ingest.CancelScript;
+import io.github.redisdelaybridge.store.ingest.RescheduleGroupScript;
 import io.github.redisdelaybridge.store.ingest.ChangeDueTimeScript;
+import io.github.redisdelaybridge.store.ingest.ReplaceScript;
 import io.github.redisdelaybridge.store.ingest.ScheduleRequest;
 import io.github.redisdelaybridge.store.ingest.ScheduleScript;
 import io.github.redisdelaybridge.store.ingest.StoreDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.CountPendingScript;
 import io.github.redisdelaybridge.store.inspection.DeleteDeadLetterScript;
 import io.github.redisdelaybridge.store.inspection.DueHistogramScript;
 import io.github.redisdelaybridge.store.inspection.GaugesScript;
 import io.github.redisdelaybridge.store.inspection.InspectScript;
 import io.github.redisdelaybridge.store.inspection.ListDeadLettersScript;
+import io.github.redisdelaybridge.store.inspection.ListGroupScript;
 import io.github.redisdelaybridge.store.inspection.ListPendingScript;
 import io.github.redisdelaybridge.store.inspection.ListPosition;
+import io.github.redisdelaybridge.store.inspection.PendingFilter;
 import io.github.redisdelaybridge.store.inspection.ReplayDeadLetterScript;
 import io.github.redisdelaybridge.store.inspection.StatsScript;
 import java.io.IOException;
@@ -75,13 +82,19 @@ class ScriptContractsTest {
                     new DeferClaimedScript.Deferral(CLAIMED, 20)))),
             Map.entry("takeTokens", TakeTokensScript.call(KEYS, "orders", 100, 5)),
             Map.entry("reapExpiredLeases", ReapExpiredLeasesScript.call(KEYS, 1, 100)),
+            Map.entry("takeBackLeases", TakeBackLeasesScript.call(KEYS, 1, "bridge-0", "bridge-0/7", 1_000)),
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
             Map.entry("storeDeadLetters", StoreDeadLettersScript.call(KEYS, 1, 10, 20, 30, List.of(Map.entry("a", new byte[] {1}), Map.entry("b", new byte[] {2})))),
             Map.entry("cancel", CancelScript.call(KEYS, "m-1", 10, 20, true, NameLimits.DEFAULT)),
+            Map.entry("cancelGroup", CancelGroupScript.call(KEYS, 1, "g", 10, 100, 0, false)),
+            Map.entry("rescheduleGroup", RescheduleGroupScript.call(KEYS, 1, "g", new DueTime.At(5), 10, 100, 0, 0, true)),
             Map.entry("changeDueTime", ChangeDueTimeScript.call(KEYS, "m-1", new DueTime.At(5), 10)),
+            Map.entry("replace", ReplaceScript.call(KEYS, REQUEST, 10, 20, 30, NameLimits.DEFAULT)),
             Map.entry("inspect", InspectScript.call(KEYS, "m-1", 10, 20)),
             Map.entry("dueHistogram", DueHistogramScript.call(KEYS, 1, 60_000, 60)),
             Map.entry("listPending", ListPendingScript.call(KEYS, 1, AFTER, 10L, 5, "kafka:out", 100)),
+            Map.entry("countPending", CountPendingScript.call(KEYS, 1, new PendingFilter(5L, 10L, "kafka:*"), 100)),
+            Map.entry("listGroup", ListGroupScript.call(KEYS, 1, "g", AFTER, 5, 100)),
             Map.entry("listDeadLetters", ListDeadLettersScript.call(KEYS, 1, AFTER, 5, "expired", 100)),
             Map.entry("replayDeadLetter", ReplayDeadLetterScript.call(KEYS, new byte[] {1}, REQUEST, 10, NameLimits.DEFAULT)),
             Map.entry("deleteDeadLetter", DeleteDeadLetterScript.call(KEYS, "m-1")),

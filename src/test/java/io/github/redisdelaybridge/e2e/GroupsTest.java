@@ -1,0 +1,199 @@
+package io.github.redisdelaybridge.e2e;
+
+import static io.github.redisdelaybridge.testkit.Utf8.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.redisdelaybridge.testkit.AdminApiClient;
+import io.github.redisdelaybridge.testkit.BridgeInstance;
+import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
+import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.TargetCollector;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Groups end to end through Kafka, Redis and the bridge: x-group indexes messages, and a control message or the admin API
+ * cancels or reschedules all of a group's pending messages at once; bad x-group values are dead-lettered.
+ */
+class GroupsTest {
+
+    private static final String NAME = "groups";
+    private static final String INBOUND = NAME + ".inbound";
+    private static final String TARGET = NAME + ".target";
+    private static final String DLQ = NAME + ".dlq";
+
+    private static KafkaTestClient kafka;
+    private static BridgeInstance bridge;
+    private static AdminApiClient api;
+    private static TargetCollector collector;
+
+    @BeforeAll
+    static void startBridge() {
+        LocalRedis.deleteKeys("test-" + NAME);
+        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
+        kafka.createTopics(2, INBOUND);
+        kafka.createTopics(1, TARGET, DLQ);
+        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
+        bridge = BridgeInstance.start(settings);
+        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
+        collector = new TargetCollector(kafka, TARGET, DLQ);
+    }
+
+    @AfterAll
+    static void stopBridge() throws Exception {
+        collector.close();
+        bridge.close();
+        kafka.close();
+    }
+
+    @Test
+    void aCancelGroupControlMessageWithdrawsTheWholeGroupAndNothingElse() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            kafka.sendAndWait(INBOUND, i % 2, null, bytes("order 7 step " + i), grouped("o7-" + i, "order-7", "4000"));
+        }
+        kafka.sendAndWait(INBOUND, 0, null, bytes("order 8"), grouped("o8", "order-8", "4000"));
+        awaitCondition(() -> count("order-7", "pending") == 20, "20 messages of order-7 pending");
+
+        kafka.sendAndWait(INBOUND, 1, null, bytes("paid"), headers("x-control", "cancel-group", "x-group", "order-7"));
+
+        awaitCondition(() -> count("order-7", "pending") == 0, "order-7 cancelled");
+        assertThat(state("o7-3")).isEqualTo("cancelled");
+        Received other = awaitArrival("o8");
+        assertThat(other.header("x-group")).as("x-group is delivered as it came").isEqualTo("order-8");
+        Thread.sleep(2_000);
+        assertThat(collector.received().stream().filter(r -> r.record().topic().equals(TARGET))
+                .map(r -> r.header("x-message-id"))).noneMatch(id -> id.startsWith("o7-"));
+    }
+
+    @Test
+    void aRescheduleGroupControlMessageMovesTheWholeGroup() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            kafka.sendAndWait(INBOUND, 0, null, bytes("r " + i), grouped("r-" + i, "resched", "600000"));
+        }
+        awaitCondition(() -> count("resched", "pending") == 5, "5 pending");
+        long sentAt = System.currentTimeMillis();
+
+        kafka.sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule-group", "x-group", "resched", "x-delay", "1000"));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(awaitArrival("r-" + i).receivedAtMs() - sentAt).isGreaterThanOrEqualTo(1_000).isLessThan(20_000);
+        }
+        awaitCondition(() -> count("resched", "pending") == 0 && count("resched", "inFlight") == 0, "the index emptied as they left");
+    }
+
+    @Test
+    void theAdminApiCountsListsCancelsAndReschedulesAGroup() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            kafka.sendAndWait(INBOUND, 0, null, bytes("api " + i), grouped("api-" + i, "api group/1", String.valueOf(600_000 + i * 1_000)));
+        }
+        String path = "/api/groups/api%20group%2F1";
+        awaitCondition(() -> count("api group/1", "pending") == 6, "6 pending");
+
+        AdminApiClient.Response page = api.get(path + "?limit=4");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.json().get("messages")).hasSize(4);
+        assertThat(page.json().get("messages").get(0).get("id").asText()).isEqualTo("api-0");
+        assertThat(page.json().get("nextCursor").isNull()).isFalse();
+        JsonNode rest = api.get(path + "?limit=4&cursor=" + page.json().get("nextCursor").asText()).json();
+        assertThat(rest.get("messages")).hasSize(2);
+        assertThat(rest.get("messages").get(1).get("id").asText()).isEqualTo("api-5");
+
+        AdminApiClient.Response dryRun = api.delete(path + "?dry-run=true");
+        assertThat(dryRun.status()).isEqualTo(200);
+        assertThat(dryRun.json().get("cancelled").asLong()).isEqualTo(6);
+        assertThat(count("api group/1", "pending")).as("a dry run changes nothing").isEqualTo(6);
+
+        AdminApiClient.Response moved = api.post(path + "/reschedule", "{\"delayMs\": 700000}");
+        assertThat(moved.status()).isEqualTo(200);
+        assertThat(moved.json().get("rescheduled").asLong()).isEqualTo(6);
+        assertThat(api.get("/api/messages/api-2").json().get("dueAt").asLong()).isEqualTo(moved.json().get("dueAt").asLong());
+
+        AdminApiClient.Response tooLate = api.post(path + "/reschedule", "{\"delayMs\": 999999999999}");
+        assertThat(tooLate.status()).isEqualTo(400);
+
+        AdminApiClient.Response cancelled = api.delete(path);
+        assertThat(cancelled.status()).isEqualTo(200);
+        assertThat(cancelled.json().get("cancelled").asLong()).isEqualTo(6);
+        assertThat(cancelled.json().get("inFlight").asLong()).isZero();
+        assertThat(state("api-4")).isEqualTo("cancelled");
+        assertThat(api.delete(path).json().get("cancelled").asLong()).as("repeating it is harmless").isZero();
+
+        assertThat(api.get("/api/groups/" + "g".repeat(257)).status()).isEqualTo(400);
+    }
+
+    @Test
+    void badGroupsAreDeadLetteredAsInvalidGroup() throws Exception {
+        kafka.sendAndWait(INBOUND, 0, null, bytes("bad group 1"), grouped("bad-1", "g".repeat(257), "1000"));
+        kafka.sendAndWait(INBOUND, 0, null, bytes("bad group 2"), grouped("bad-2", "", "1000"));
+        kafka.sendAndWait(INBOUND, 0, null, bytes("bad group 3"), headers("x-control", "cancel-group"));
+
+        awaitCondition(() -> reasons().size() >= 3, "three dead letters");
+
+        assertThat(reasons()).containsEntry("bad group 1", "invalid-group").containsEntry("bad group 2", "invalid-group")
+                .containsEntry("bad group 3", "invalid-control");
+    }
+
+    // --- helpers ---------------------------------------------------------------------------------------------
+
+    private static Map<String, String> grouped(String id, String group, String delayMs) {
+        return headers("x-delay", delayMs, "x-target", "kafka:" + TARGET, "x-message-id", id, "x-group", group);
+    }
+
+    private static long count(String group, String field) {
+        JsonNode json = api.get("/api/groups/" + java.net.URLEncoder.encode(group, StandardCharsets.UTF_8).replace("+", "%20")).json();
+        return json == null || json.get(field) == null ? -1 : json.get(field).asLong();
+    }
+
+    private static Map<String, String> reasons() {
+        Map<String, String> reasons = new LinkedHashMap<>();
+        for (Received dead : collector.received().stream().filter(r -> r.record().topic().equals(DLQ)).toList()) {
+            reasons.put(new String(dead.record().value(), StandardCharsets.UTF_8), dead.header("x-dead-letter-reason"));
+        }
+        return reasons;
+    }
+
+    private static Received awaitArrival(String id) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < deadline) {
+            List<Received> arrivals = collector.received().stream()
+                    .filter(r -> r.record().topic().equals(TARGET) && id.equals(r.header("x-message-id"))).toList();
+            if (!arrivals.isEmpty()) {
+                return arrivals.get(0);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(id + " did not arrive within 30 s");
+    }
+
+    private static String state(String id) {
+        JsonNode json = api.get("/api/messages/" + id).json();
+        return json == null || json.get("state") == null ? "unknown" : json.get("state").asText();
+    }
+
+    private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("not reached within 30 s: " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static Map<String, String> headers(String... pairs) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            headers.put(pairs[i], pairs[i + 1]);
+        }
+        return headers;
+    }
+}
