@@ -16,11 +16,8 @@ public final class TakeTokensScript {
     /** {@code Returns: { granted, now }}. */
     enum Head { GRANTED, NOW }
 
-    /** No entries: the reply is its head. */
-    enum Entry { }
-
-    static final ScriptContract<Reply<Head, Entry>> CONTRACT =
-            ScriptContract.returningOnOwnKey(Reply.shape(Head.class, Entry.class), "takeTokens", "token bucket");
+    static final ScriptContract<Reply<Head, Reply.None>> CONTRACT =
+            ScriptContract.returningOnOwnKey(Reply.shape(Head.class), "takeTokens", "token bucket");
 
     private TakeTokensScript() {
     }

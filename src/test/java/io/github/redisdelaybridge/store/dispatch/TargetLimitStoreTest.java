@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.HeaderNames;
+import io.github.redisdelaybridge.message.MessageHeader;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.StoreLimits;
 import io.github.redisdelaybridge.store.connection.RedisConnection;
@@ -104,20 +106,26 @@ class TargetLimitStoreTest {
     @Test
     void aDeferredMessageCancelledOrGivenANewDueTimeLeavesNoOriginalDueTimeBehind() {
         StoreFaces store = store(first);
-        for (String id : List.of("to-cancel", "to-move")) {
-            Envelope envelope = new Envelope(id, "kafka:orders", "kafka:in/0@1", null, List.of(), Map.of(), "body".getBytes());
+        List<String> ids = List.of("to-cancel", "to-move", "to-replace", "group-cancel", "group-move");
+        for (String id : ids) {
+            List<MessageHeader> headers = id.startsWith("group-") ? List.of(MessageHeader.text(HeaderNames.GROUP, id)) : List.of();
+            Envelope envelope = new Envelope(id, "kafka:orders", "kafka:in/0@1", null, headers, Map.of(), "body".getBytes());
             store.ingest().schedule(List.of(new ScheduleRequest(id, new DueTime.AfterDelay(0), envelope))).join();
             int slot = keys.slotOf(id);
             ClaimedMessage claimed = store.dispatch().claim(slot, 10, 60_000).join().messages().get(0);
             store.dispatch().defer(slot, List.of(new DeferClaimedScript.Deferral(claimed, 60_000))).join();
-            assertThat(inspector.sync().exists(keys.originalDue(slot))).as(id + " deferred").isOne();
+            assertThat(inspector.sync().hexists(keys.originalDue(slot), id)).as(id + " deferred").isTrue();
         }
 
         store.ingest().cancel("to-cancel", false).join();
         store.ingest().changeDueTime("to-move", new DueTime.AfterDelay(30_000)).join();
+        store.ingest().replace(new ScheduleRequest("to-replace", new DueTime.AfterDelay(30_000),
+                new Envelope("to-replace", "kafka:orders", "kafka:in/0@1", null, List.of(), Map.of(), "new".getBytes()))).join();
+        store.ingest().cancelGroup("group-cancel", false).join();
+        store.ingest().rescheduleGroup("group-move", new DueTime.AfterDelay(30_000), false).join();
 
-        assertThat(inspector.sync().exists(keys.originalDue(keys.slotOf("to-cancel")), keys.originalDue(keys.slotOf("to-move"))))
-                .as("the producer's cancel and new due time drop the kept due time").isZero();
+        assertThat(inspector.sync().exists(keys.originalDue(0), keys.originalDue(1)))
+                .as("a cancel, a new due time, a replacement, a group's cancel or new due time drop the kept due time").isZero();
     }
 
     private static ClaimedMessage awaitClaim(StoreFaces store, int slot) {
