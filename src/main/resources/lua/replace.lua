@@ -21,6 +21,8 @@
   KEYS[7] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[8] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[9] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
+  KEYS[10] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+                               dropped, as the replacement's due time is the one it is due at
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -77,5 +79,6 @@ redis.call('HSET', KEYS[2], old, payload)
 redis.call('ZADD', KEYS[1], 'XX', due, old)
 redis.call('HDEL', KEYS[4], old)
 redis.call('HDEL', KEYS[5], old)
+redis.call('HDEL', KEYS[10], old)
 if asGiven then return { due, 1 } end
 return { due, 0 }
