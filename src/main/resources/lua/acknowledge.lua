@@ -13,6 +13,7 @@
   KEYS[4] delivered set  ZSET  member = message member, score = delivery time (epoch ms)
   KEYS[5] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[6] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[7] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] dedupe window in ms (0 keeps no delivered record)
   ARGV[2..] groups of three: message member (as claim.lua returned it, used as given), lease token (the lease
@@ -52,6 +53,7 @@ if #members > 0 then
     -- command argument is what a delete from a missing key costs
     if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('HDEL', KEYS[3], unpack(settled)) end
     if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HDEL', KEYS[5], unpack(settled)) end
+    if redis.call('EXISTS', KEYS[7]) == 1 then redis.call('HDEL', KEYS[7], unpack(settled)) end
     if window > 0 then redis.call('ZADD', KEYS[4], unpack(records)) end
   end
 end

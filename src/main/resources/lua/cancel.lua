@@ -21,6 +21,7 @@
   KEYS[8] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[9] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[10] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[11] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] message id
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -71,6 +72,7 @@ local function outcome()
     redis.call('HDEL', KEYS[2], pending)
     redis.call('HDEL', KEYS[4], pending)
     redis.call('HDEL', KEYS[9], pending)
+    redis.call('HDEL', KEYS[11], pending)
     if cancelWindow > 0 then recordCancel() end
     return 1
   end

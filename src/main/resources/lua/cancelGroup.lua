@@ -16,6 +16,7 @@
   KEYS[5] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[6] failing since  HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[7] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[8] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] group name
   ARGV[2] cancel window in ms (0 keeps no cancel record)
@@ -54,6 +55,7 @@ if #cancelled > 0 then
   redis.call('HDEL', KEYS[2], unpack(cancelled))
   if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('HDEL', KEYS[4], unpack(cancelled)) end
   if redis.call('EXISTS', KEYS[6]) == 1 then redis.call('HDEL', KEYS[6], unpack(cancelled)) end
+  if redis.call('EXISTS', KEYS[8]) == 1 then redis.call('HDEL', KEYS[8], unpack(cancelled)) end
   redis.call('ZREM', index, unpack(cancelled))
   if cancelWindow > 0 then
     local records = {}

@@ -12,6 +12,8 @@
   KEYS[3] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
   KEYS[4] payloads       HASH  field = message member, value = envelope bytes (read for its group)
   KEYS[5] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[6] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+                               dropped, as the new due time is the one the message is due at
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -41,4 +43,5 @@ if due - now > tonumber(ARGV[4]) then return -3 end
 redis.call('ZADD', KEYS[1], 'XX', due, pending)
 local group = groupOf(redis.call('HGET', KEYS[4], pending))
 if group then groupIndexMove(KEYS[5], group, pending, due) end
+redis.call('HDEL', KEYS[6], pending)
 return due

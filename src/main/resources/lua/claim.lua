@@ -17,6 +17,8 @@
   KEYS[7] lease claimers  ZSET  member = "<claimer id> <lease deadline> <claimed at> <latest due>", score = the lease
                                deadline: who took each call's messages, when, and the latest due time among them
                                (takeBackLeases.lua); entries whose deadline has passed are dropped
+  KEYS[8] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua,
+                               reschedule.lua); only messages whose score was moved have a field
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
@@ -37,7 +39,7 @@
   deadline has passed: the reaper takes those leases back), so that a restarted process can give back at once what
   its dead predecessor leased, in every round, not just the latest.
 
-  Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, member2, ... }
+  Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, originalDue1, member2, ... }
     now      Redis's current time (epoch ms)
     nextDue  due time of the earliest message still waiting after this claim, or -1 if none:
              the caller may sleep until then (less how far ahead it claims)
@@ -49,6 +51,8 @@
     member   the member as stored (lib/memberIds: a packed id, or the id verbatim): the bridge turns a packed
              one back into the id, and settles the message with the member as given (acknowledge, reschedule,
              deadLetter), so a member is never converted twice
+    originalDue  the due time the message had before the bridge moved it (a deferral, a retry), or -1 when it was not
+             moved (its due time is the score)
     envelope the payload as stored (lib/internNames: the stored form, or a wire form of versions 1 and 2); the
              bridge expands it. Nil when the payload is missing (evicted or deleted): the bridge dead-letters the
              message as payload-missing
@@ -73,6 +77,8 @@ if #due > 0 then
   -- the attempts hash holds only messages that failed a publish: usually it does not exist, and then each member's
   -- conversion to a command argument would be the whole cost of asking it
   local attempts = redis.call('EXISTS', KEYS[4]) == 1 and redis.call('HMGET', KEYS[4], unpack(members)) or {}
+  -- likewise: only messages whose score the bridge moved have an original due time
+  local originals = redis.call('EXISTS', KEYS[8]) == 1 and redis.call('HMGET', KEYS[8], unpack(members)) or {}
   leaseUntil = uniqueLeaseDeadline(KEYS[2], leaseUntil)
   result[3] = leaseUntil
   local claimer, round = ARGV[3], ARGV[4]
@@ -89,7 +95,8 @@ if #due > 0 then
     result[r + 2] = tonumber(due[2 * i])
     result[r + 3] = tonumber(attempts[i] or 0)
     result[r + 4] = envelopes[i] or false
-    r = r + 4
+    result[r + 5] = tonumber(originals[i] or -1)
+    r = r + 5
   end
   if #leases > 0 then
     redis.call('ZADD', KEYS[2], unpack(leases))

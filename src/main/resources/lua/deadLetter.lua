@@ -14,6 +14,7 @@
   KEYS[6] failing since      HASH  field = message member, value = time of its first failed publish (recordFailure.lua)
   KEYS[7] dead-letter bytes  STRING  sum of the lengths of the slot's dead-letter records
   KEYS[8] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[9] original due       HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua)
 
   ARGV[1] message member (as claim.lua returned it, used as given)
   ARGV[2] lease token: the lease deadline the claim returned (claim.lua)
@@ -38,6 +39,7 @@ redis.call('ZREM', KEYS[1], member)
 redis.call('HDEL', KEYS[2], member)
 redis.call('HDEL', KEYS[3], member)
 redis.call('HDEL', KEYS[6], member)
+redis.call('HDEL', KEYS[9], member)
 putDeadLetter(KEYS[4], KEYS[5], KEYS[7], id, ARGV[3], now)
 trimDeadLetters(KEYS[4], KEYS[5], KEYS[7], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7]), now)
 return 1

@@ -23,7 +23,9 @@
   KEYS[7] cancelled set  ZSET  member = message member, score = cancel time (epoch ms)
   KEYS[8] dead letters   HASH  field = message id, value = dead-letter record bytes
   KEYS[9] names          HASH  the slot's interned targets, origin stems and id stems (lib/nameCodes)
-  KEYS[10] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[10] original due  HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+                               dropped, as the replacement's due time is the one it is due at
+  KEYS[11] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
 
   ARGV[1] message id
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -77,13 +79,14 @@ if due - now > tonumber(ARGV[4]) then return { -6, 0 } end
 
 -- Write the new one under the old member: payload, due time, and a fresh start (no attempts, not failing).
 local oldGroup = groupOf(redis.call('HGET', KEYS[2], old))
-if oldGroup then groupIndexRemove(KEYS[10], oldGroup, old) end
+if oldGroup then groupIndexRemove(KEYS[11], oldGroup, old) end
 local payload, asGiven = namesInterner(codes)(ARGV[9])
 redis.call('HSET', KEYS[2], old, payload)
 redis.call('ZADD', KEYS[1], 'XX', due, old)
 redis.call('HDEL', KEYS[4], old)
 redis.call('HDEL', KEYS[5], old)
+redis.call('HDEL', KEYS[10], old)
 local newGroup = groupOf(payload)
-if newGroup then groupIndexAdd(KEYS[10], newGroup, old, due) end
+if newGroup then groupIndexAdd(KEYS[11], newGroup, old, due) end
 if asGiven then return { due, 1 } end
 return { due, 0 }

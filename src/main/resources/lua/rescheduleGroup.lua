@@ -14,6 +14,8 @@
   KEYS[1] due set        ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] in-flight set  ZSET  member = message member, score = lease deadline (epoch ms)
   KEYS[3] group index prefix  STRING prefix: the key of a group's index is this followed by the group name (lib/groups)
+  KEYS[4] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua):
+                               dropped for the moved messages, as the new due time is the one they are due at
 
   ARGV[1] group name
   ARGV[2] mode: "delay" (ARGV[3] ms from now) or "at" (ARGV[3] is the due time, epoch ms)
@@ -71,6 +73,7 @@ if not dryRun then
     end
     redis.call('ZADD', KEYS[1], 'XX', unpack(scored))
     redis.call('ZADD', index, 'XX', unpack(scored))
+    if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('HDEL', KEYS[4], unpack(moved)) end
   end
 end
 local nextPhase = phase

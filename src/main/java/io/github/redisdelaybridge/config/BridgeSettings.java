@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import io.github.redisdelaybridge.outbound.TargetLimit;
 import io.github.redisdelaybridge.store.NameLimits;
 import io.github.redisdelaybridge.store.connection.RedisSecurity;
 import java.util.List;
@@ -48,7 +49,8 @@ public record BridgeSettings(
         ObserveSettings observe,
         KafkaMembership kafkaMembership,
         NameLimits names,
-        List<String> adminAllowedHosts) {
+        List<String> adminAllowedHosts,
+        List<TargetLimit> targetLimits) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -118,7 +120,8 @@ public record BridgeSettings(
                 new NameLimits(r.optional("bridge.redis.names.max-per-slot").isEmpty() ? NameLimits.DEFAULT_MAX_NAMES_PER_SLOT
                         : r.longValue("bridge.redis.names.max-per-slot"), r.optional("bridge.redis.names.max-bytes-per-slot").isEmpty()
                         ? NameLimits.DEFAULT_MAX_BYTES_PER_SLOT : r.longValue("bridge.redis.names.max-bytes-per-slot")),
-                AdminAuthorizer.allowedHosts(r.list("bridge.admin.allowed-hosts")));
+                AdminAuthorizer.allowedHosts(r.list("bridge.admin.allowed-hosts")),
+                TargetLimitsReader.read(r));
     }
 
     private static DeadLetterLimits deadLetterLimits(SettingsReader r) {

@@ -10,6 +10,7 @@ import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
 import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
+import io.github.redisdelaybridge.outbound.TargetLimits;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
 import java.util.HashSet;
@@ -46,7 +47,7 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
         TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
         Dispatcher dispatcher = new Dispatcher(stores.dispatchStore(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
-                stopping, metrics, settings.instanceId());
+                new TargetLimits(settings.targetLimits()), stopping, metrics, settings.instanceId());
         return new DispatchWiring(deadLetters, targetPolicy, dispatcher);
     }
 

@@ -43,6 +43,13 @@ final class DeadLetterRecords {
                 + " times (bridge.retry.max-attempts); last error: " + Failures.rootMessage(lastFailure));
     }
 
+    /** Later than its target pattern allows: not published at all. */
+    static DeadLetter expired(ClaimedMessage message, MessageExpiredException expired) {
+        DeadLetter undelivered = publishFailed(message, message.attempts(), target -> expired.getMessage());
+        return new DeadLetter(undelivered.messageId(), DeadLetterReason.EXPIRED, undelivered.detail(), undelivered.origin(), undelivered.target(),
+                undelivered.attempts(), undelivered.key(), undelivered.headers(), undelivered.properties(), undelivered.body());
+    }
+
     /** A readable message that will not be published: the message as stored, with its target as a header. */
     private static DeadLetter publishFailed(ClaimedMessage message, int attempts, Function<String, String> detail) {
         Envelope envelope = EnvelopeCodec.decode(message.messageId(), message.encodedEnvelope());

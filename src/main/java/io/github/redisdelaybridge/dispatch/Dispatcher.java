@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.dispatch;
 import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.DispatchLoopState;
+import io.github.redisdelaybridge.outbound.TargetLimits;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import java.util.concurrent.TimeUnit;
@@ -50,11 +51,17 @@ public final class Dispatcher implements DispatchWakeup, DispatchLoopState, Auto
     /** As above, for a bridge whose instance id is {@code instanceId}: its claims are recorded as this instance's. */
     public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
+        this(store, publisher, deadLetters, retryPolicy, settings, TargetLimits.none(), stopping, metrics, instanceId);
+    }
+
+    /** As above, with the configured target patterns' rate limits, in-flight caps and maximum lateness ({@code limits}). */
+    public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+                      DispatchSettings settings, TargetLimits limits, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
         this.settings = settings;
         this.stopping = stopping;
         this.claimer = new DueMessageClaimer(store, settings, releaseClock, instanceId);
         this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
-                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
+                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), limits, settings.redisTimeoutMs(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
     }
 

@@ -93,7 +93,7 @@ final class DuePublishing implements AutoCloseable {
         outgoing.sent = true;
         outgoing.sentAtNanos = System.nanoTime();
         try {
-            publisher.publish(outgoing.envelope, outgoing.target, outgoing.message.dueAt()).whenComplete((ok, failure) -> {
+            publisher.publish(outgoing.envelope, outgoing.target, outgoing.message.originalDueAt()).whenComplete((ok, failure) -> {
                 metrics.publishTook(outgoing.target.broker(), System.nanoTime() - outgoing.sentAtNanos);
                 if (failure == null) {
                     outgoing.outcome.complete(null);

@@ -4,6 +4,7 @@ import io.github.redisdelaybridge.message.Envelope;
 import io.github.redisdelaybridge.message.ParsedTargets;
 import io.github.redisdelaybridge.message.Target;
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
+import io.github.redisdelaybridge.outbound.TargetLimit;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,8 @@ final class OutgoingMessage {
     /** Counted in its target's load ({@link TargetLoad}), so settling it frees that room. */
     boolean admitted;
     long sentAtNanos;
+    /** The configured pattern that governs its target ({@link TargetControls}), or null. */
+    TargetLimit limit;
 
     private OutgoingMessage(ClaimedMessage message, Envelope envelope, Target target) {
         this.message = message;

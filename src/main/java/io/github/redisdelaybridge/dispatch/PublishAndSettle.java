@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.message.ParsedTargets;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
+import io.github.redisdelaybridge.outbound.TargetLimits;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.dispatch.DispatchStore;
@@ -22,6 +23,7 @@ import java.util.List;
 final class PublishAndSettle implements AutoCloseable {
 
     private final ParsedTargets targets = ParsedTargets.shared();
+    private final TargetControls controls;
     private final TargetAdmission admission;
     private final DuePublishing publishing;
     private final Settlement settlement;
@@ -33,8 +35,10 @@ final class PublishAndSettle implements AutoCloseable {
      *                             sooner than the dispatch loop plans to look again
      */
     PublishAndSettle(DispatchStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
-                     ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
-        TargetLoad load = new TargetLoad(maxInFlightPerTarget);
+                     TargetLimits limits, long redisTimeoutMs, ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled,
+                     Runnable onReturnedToDueSet) {
+        TargetLoad load = new TargetLoad(maxInFlightPerTarget, limits);
+        this.controls = new TargetControls(limits, store, redisTimeoutMs, metrics, onReturnedToDueSet);
         this.admission = new TargetAdmission(load);
         this.publishing = new DuePublishing(publisher, publishTimeoutMs, releaseClock, metrics);
         this.settlement = new Settlement(store, failures, new GiveBack(store, releaseClock, metrics), load, publishTimeoutMs, metrics,
@@ -55,12 +59,20 @@ final class PublishAndSettle implements AutoCloseable {
         List<OutgoingMessage> readable = new ArrayList<>(claimed.size());
         for (ClaimedMessage message : claimed) {
             OutgoingMessage outgoing = OutgoingMessage.of(message, targets);
-            settlement.settleWhenAnswered(outgoing);
-            if (outgoing.readable()) { // else it failed already, and is settled as such
+            if (outgoing.readable()) {
                 readable.add(outgoing);
+            } else { // it failed already, and is settled as such
+                settlement.settleWhenAnswered(outgoing);
             }
         }
-        publishing.publish(admission.admit(readable, now), now);
+        List<OutgoingMessage> publishable = new ArrayList<>(readable.size());
+        for (OutgoingMessage outgoing : controls.apply(readable, now)) { // those over their rate went back to Redis
+            settlement.settleWhenAnswered(outgoing);
+            if (!outgoing.outcome.isDone()) { // else it expired
+                publishable.add(outgoing);
+            }
+        }
+        publishing.publish(admission.admit(publishable, now), now);
     }
 
     @Override

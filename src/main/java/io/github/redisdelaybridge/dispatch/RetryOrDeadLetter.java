@@ -40,6 +40,9 @@ final class RetryOrDeadLetter {
 
     /** Completes once Redis holds the decision (rescheduled, or dead-lettered and gone from the delivery structures). */
     CompletableFuture<?> publishFailed(ClaimedMessage message, String target, Throwable failure) {
+        if (Failures.unwrap(failure) instanceof MessageExpiredException expired) {
+            return deadLetter(message, DeadLetterRecords.expired(message, expired), message.attempts());
+        }
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
         if (Failures.unwrap(failure) instanceof PayloadMissingException) {

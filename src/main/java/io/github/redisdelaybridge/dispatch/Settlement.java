@@ -123,7 +123,10 @@ final class Settlement implements AutoCloseable {
             if (outgoing.failure == null) {
                 deliveredBySlot.computeIfAbsent(outgoing.message.slot(), s -> new ArrayList<>()).add(outgoing);
                 Broker broker = outgoing.target.broker();
-                metrics.lateness(broker, now - outgoing.message.dueAt());
+                metrics.lateness(broker, now - outgoing.message.originalDueAt());
+                if (outgoing.limit != null) {
+                    metrics.targetDelivered(outgoing.limit.name(), 1);
+                }
                 deliveredByBroker.computeIfAbsent(broker, b -> new int[1])[0]++;
                 continue;
             }

@@ -1,7 +1,10 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.message.Target;
+import io.github.redisdelaybridge.outbound.TargetLimit;
+import io.github.redisdelaybridge.outbound.TargetLimits;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -15,6 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * counting an attempt ({@link #quietSince}: how long the target has been quiet, to size that wait). A target never
  * heard from is bounded until its first answer; a target is remembered for a while after its last message settled,
  * so that the next burst to a healthy target is not bounded again.
+ *
+ * <p>A configured target pattern with a {@code max-in-flight} of its own ({@link TargetLimits}) bounds all its targets
+ * together at that count, always: answered or not, a publish counts until it is settled, so a target that fails fast counts too.
  *
  * <p>A claimed batch is admitted and released per target, a count at a time, not per message: in a drain a batch holds
  * thousands of messages for a handful of targets, and a map update per message would be a cost of its own.
@@ -39,9 +45,18 @@ final class TargetLoad {
 
     private final int cap;
     private final Map<Target, Load> loads = new ConcurrentHashMap<>();
+    private final TargetLimits limits;
+    /** Admitted and not yet settled, per configured pattern with a cap of its own: counted whether its broker answers or not. */
+    private final Map<String, AtomicInteger> patternInFlight = new ConcurrentHashMap<>();
 
     TargetLoad(int cap) {
+        this(cap, TargetLimits.none());
+    }
+
+    /** {@code limits}: patterns whose {@code max-in-flight} bounds their targets together, answering or not, failing fast too. */
+    TargetLoad(int cap, TargetLimits limits) {
         this.cap = Math.max(1, cap);
+        this.limits = limits;
     }
 
     /**
@@ -62,6 +77,20 @@ final class TargetLoad {
             current.inFlight += admitted[0];
             return current;
         });
+        TargetLimit limit = limits.of(target);
+        if (limit != null && limit.maxInFlight() > 0 && admitted[0] > 0) {
+            AtomicInteger patternCount = patternInFlight.computeIfAbsent(limit.name(), n -> new AtomicInteger());
+            int room = Math.max(0, limit.maxInFlight() - patternCount.get());
+            if (admitted[0] > room) {
+                int refused = admitted[0] - room;
+                loads.computeIfPresent(target, (t, load) -> {
+                    load.inFlight -= refused;
+                    return load;
+                });
+                admitted[0] = room;
+            }
+            patternCount.addAndGet(admitted[0]);
+        }
         return admitted[0];
     }
 
@@ -84,6 +113,13 @@ final class TargetLoad {
 
     /** {@code count} admitted messages of the target were settled: they no longer count. */
     void release(Target target, int count) {
+        TargetLimit limit = limits.of(target);
+        if (limit != null && limit.maxInFlight() > 0) {
+            AtomicInteger patternCount = patternInFlight.get(limit.name());
+            if (patternCount != null) {
+                patternCount.updateAndGet(n -> Math.max(0, n - count));
+            }
+        }
         loads.computeIfPresent(target, (t, load) -> {
             load.inFlight = Math.max(0, load.inFlight - count);
             return load;

@@ -47,7 +47,9 @@ public enum DeadLetterReason {
     /** A stored record this bridge cannot read (written by an incompatible version, or damaged). */
     CORRUPT_ENVELOPE("corrupt-envelope"),
     /** A due message whose payload is gone from Redis (evicted under a maxmemory-policy other than noeviction, or deleted). */
-    PAYLOAD_MISSING("payload-missing");
+    PAYLOAD_MISSING("payload-missing"),
+    /** Later than its target pattern's maximum lateness ({@code bridge.targets.<name>.max-lateness-ms}) when the bridge took it. */
+    EXPIRED("expired");
 
     private final String code;
 

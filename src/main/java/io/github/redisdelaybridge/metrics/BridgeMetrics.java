@@ -70,6 +70,8 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     private final Map<Broker, Timer> publishByKind = new EnumMap<>(Broker.class);
     private final Map<Broker, Timer> ingestByKind = new EnumMap<>(Broker.class);
     private final Map<String, Timer> scripts = new ConcurrentHashMap<>();
+    /** Per configured target pattern only (bridge.targets.limits), so that the labels stay as few as the settings. */
+    private final Map<String, Counter> targetCounters = new ConcurrentHashMap<>();
     private final Counter retriesPublishFailed;
     private final Counter retriesNotSent;
     private final Counter retriesLeaseExpired;
@@ -232,6 +234,27 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
     public void leasesReaped(long count) {
         leasesReaped.increment(count);
         retriesLeaseExpired.increment(count);
+    }
+
+    /** Messages of a configured target pattern ({@code name}) delivered. */
+    public void targetDelivered(String name, int count) {
+        targetCounter("bridge.target.delivered", name, "messages of a configured target pattern delivered").increment(count);
+    }
+
+    /** Messages of a configured target pattern given back for later because its rate limit had no tokens for them. */
+    public void targetRateLimited(String name, int count) {
+        targetCounter("bridge.target.rate.limited", name,
+                "messages of a configured target pattern over its rate limit, given back to be due as its tokens come").increment(count);
+    }
+
+    /** Messages of a configured target pattern dead-lettered as expired (later than its max-lateness-ms). */
+    public void targetExpired(String name, int count) {
+        targetCounter("bridge.target.expired", name, "messages of a configured target pattern dead-lettered as expired").increment(count);
+    }
+
+    private Counter targetCounter(String meter, String name, String description) {
+        return targetCounters.computeIfAbsent(meter + " " + name,
+                k -> Counter.builder(meter).tag("target", name).description(description).register(registry));
     }
 
     public void deadLettered(DeadLetterReason reason) {

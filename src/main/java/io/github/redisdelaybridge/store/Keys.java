@@ -99,6 +99,27 @@ public final class Keys {
     }
 
     /**
+     * HASH: field = message member, value = its due time (epoch ms) before the bridge first moved its score (a target over its
+     * rate limit, a retry, a message given back): {@code x-delay-due-at} and lateness count from it. Only messages whose score
+     * was moved have a field; deleted with the message.
+     */
+    public String originalDue(int slot) {
+        return key(slot, "original-due");
+    }
+
+    /**
+     * HASH: the token bucket of a configured target pattern ({@code bridge.targets.<name>.*}), shared by every instance: field
+     * {@code tokens} = tokens left, {@code at} = when counted (epoch ms, Redis's clock); expires once full. Outside the slots,
+     * under a hash tag of its own, so its script touches one Redis Cluster hash slot.
+     */
+    public String tokenBucket(String patternName) {
+        if (patternName.contains("{") || patternName.contains("}")) {
+            throw new IllegalArgumentException("a target pattern's name has no braces: " + patternName);
+        }
+        return prefix + ":{" + prefix + ":bucket:" + patternName + "}:tokens";
+    }
+
+    /**
      * ZSET: member = {@code "<claimer id> <lease deadline> <claimed at> <latest due>"}, score = that lease deadline: which
      * claimer took the messages leased under each deadline of this slot, when (Redis's clock), and the latest due time among
      * them. One entry per claim call that leased anything, dropped once its deadline has passed (by claims and the reaper); {@code takeBackLeases.lua}

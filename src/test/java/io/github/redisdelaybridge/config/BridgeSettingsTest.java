@@ -114,7 +114,7 @@ class BridgeSettingsTest {
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70, 20), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
                 LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000),
-                new KafkaMembership(true, 20_000), new NameLimits(500, 65_536), List.of()));
+                new KafkaMembership(true, 20_000), new NameLimits(500, 65_536), List.of(), List.of()));
     }
 
     @Test

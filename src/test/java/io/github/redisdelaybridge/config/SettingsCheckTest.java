@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.redisdelaybridge.outbound.TargetLimit;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import java.io.IOException;
 import java.util.HashMap;
@@ -116,6 +117,47 @@ class SettingsCheckTest {
         config.put("bridge.redis.slots", "many");
 
         assertThat(problems()).singleElement().asString().contains("bridge.redis.slots").doesNotContain("\n");
+    }
+
+    @Test
+    void targetPatternsAreReadInOrderAndTheirVariablesAreKnown() {
+        config.put("bridge.targets.limits", "orders, audit");
+        config.put("bridge.targets.orders.pattern", "kafka:orders.*");
+        config.put("bridge.targets.orders.rate-per-second", "5000");
+        config.put("bridge.targets.orders.max-in-flight", "200");
+        environment.put("BRIDGE_TARGETS_AUDIT_PATTERN", "rabbitmq:audit/*");
+        environment.put("BRIDGE_TARGETS_AUDIT_MAX_LATENESS_MS", "60000");
+
+        assertThat(SettingsCheck.read(key -> config.containsKey(key) ? config.get(key)
+                        : environment.get(key.toUpperCase().replace('.', '_').replace('-', '_')), config.keySet(), environment.keySet(), ROUTE_KEYS)
+                .targetLimits()).containsExactly(new TargetLimit("orders", "kafka:orders.*", 5000, 200, 0),
+                new TargetLimit("audit", "rabbitmq:audit/*", 0, 0, 60_000));
+    }
+
+    @Test
+    void aMistakeInATargetPatternStopsTheStartWithOneLine() {
+        Map<String, String> base = new HashMap<>(config);
+        List<Map.Entry<Map<String, String>, String>> cases = List.of(
+                Map.entry(Map.of("bridge.targets.limits", "Orders!", "bridge.targets.Orders!.pattern", "kafka:o"), "is not a name"),
+                Map.entry(Map.of("bridge.targets.limits", "o,o", "bridge.targets.o.pattern", "kafka:o", "bridge.targets.o.max-in-flight", "1"),
+                        "names 'o' twice"),
+                Map.entry(Map.of("bridge.targets.limits", "o", "bridge.targets.o.rate-per-second", "5"), "bridge.targets.o.pattern must be a glob"),
+                Map.entry(Map.of("bridge.targets.limits", "o", "bridge.targets.o.pattern", "kafka:o"), "sets none of"),
+                Map.entry(Map.of("bridge.targets.limits", "o", "bridge.targets.o.pattern", "kafka:o", "bridge.targets.o.rate-per-second", "-5"),
+                        "bridge.targets.o.rate-per-second must be a non-negative whole number"));
+        for (Map.Entry<Map<String, String>, String> c : cases) {
+            config.clear();
+            config.putAll(base);
+            config.putAll(c.getKey());
+            assertThat(problems()).as(c.getKey().toString()).singleElement().asString().contains(c.getValue()).doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void keysOfAPatternNotNamedInTheListAreUnknown() {
+        config.put("bridge.targets.orders.pattern", "kafka:orders.*");
+
+        assertThat(problems()).singleElement().asString().startsWith("unknown setting bridge.targets.orders.pattern");
     }
 
     @Test

@@ -105,7 +105,9 @@ class DeadLetterChannelOutageTest {
     }
 
     private static String stateOf(String id) {
-        return api.get("/api/messages/" + id).json().get("state").asText();
+        AdminApiClient.Response response = api.get("/api/messages/" + id);
+        assertThat(response.status()).as("GET /api/messages/%s answered %s", id, response.text()).isEqualTo(200);
+        return response.json().get("state").asText();
     }
 
     private static long committedOffset() throws Exception {

@@ -51,6 +51,10 @@ class ObserveMetricsTest {
         rabbitMq.ensureQueue(INBOUND);
         Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
         settings.put("bridge.metrics.cache-ms", "200");
+        // a configured target pattern: its per-pattern counters appear
+        settings.put("bridge.targets.limits", "observed");
+        settings.put("bridge.targets.observed.pattern", "kafka:" + KAFKA_TARGET);
+        settings.put("bridge.targets.observed.max-lateness-ms", "3600000");
         bridge = BridgeInstance.start(settings);
         awaitReady();
 

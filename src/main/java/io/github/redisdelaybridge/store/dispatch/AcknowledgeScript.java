@@ -9,6 +9,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.ATTEMPTS;
 import static io.github.redisdelaybridge.store.script.SlotKey.DELIVERED;
 import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -25,7 +26,7 @@ public final class AcknowledgeScript {
 
     /** {@code Returns: the number of messages acknowledged}. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("acknowledge", IN_FLIGHT, PAYLOADS, ATTEMPTS, DELIVERED,
-            FAILING_SINCE, GROUP_INDEX_PREFIX);
+            FAILING_SINCE, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private static final byte[] NO_GROUP = new byte[0];
 

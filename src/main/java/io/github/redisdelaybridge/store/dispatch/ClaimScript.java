@@ -8,6 +8,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.LEASE_CLAIMERS;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -23,17 +24,20 @@ import java.util.List;
  */
 public final class ClaimScript {
 
-    /** {@code Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, member2, ... }}. */
+    /** {@code Returns: { now, nextDue, leaseDeadline, namesTag, member1, due1, attempts1, envelope1, originalDue1, member2, ... }}. */
     enum Head { NOW, NEXT_DUE, LEASE_DEADLINE, NAMES_TAG }
 
-    enum Entry { MEMBER, DUE, ATTEMPTS, ENVELOPE }
+    enum Entry { MEMBER, DUE, ATTEMPTS, ENVELOPE, ORIGINAL_DUE }
 
     static final ScriptContract<Reply<Head, Entry>> CONTRACT =
             ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS,
-                    LEASE_CLAIMERS);
+                    LEASE_CLAIMERS, ORIGINAL_DUE);
 
-    /** One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them). */
-    record StoredMessage(byte[] member, long dueAt, int attempts, byte[] storedEnvelope) {
+    /**
+     * One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them);
+     * {@code originalDueAt}: its due time before the bridge moved it, or -1 when it was not moved.
+     */
+    record StoredMessage(byte[] member, long dueAt, int attempts, byte[] storedEnvelope, long originalDueAt) {
     }
 
     /** A claim's answer as the script returns it; {@code namesTag}: the slot's names hash's tag (-1: none). */
@@ -56,7 +60,7 @@ public final class ClaimScript {
         List<StoredMessage> messages = new ArrayList<>(reply.entries());
         for (int i = 0; i < reply.entries(); i++) {
             messages.add(new StoredMessage(reply.bytes(i, Entry.MEMBER), reply.number(i, Entry.DUE), (int) reply.number(i, Entry.ATTEMPTS),
-                    reply.bytes(i, Entry.ENVELOPE)));
+                    reply.bytes(i, Entry.ENVELOPE), reply.number(i, Entry.ORIGINAL_DUE)));
         }
         return new StoredClaim(reply.number(Head.NOW), reply.number(Head.NEXT_DUE), reply.number(Head.LEASE_DEADLINE),
                 (int) reply.number(Head.NAMES_TAG), messages);

@@ -16,7 +16,11 @@ import io.github.redisdelaybridge.store.form.StandInIds;
  *                      message as {@code corrupt-envelope}
  * @param leaseDeadline when the lease ends (epoch ms, Redis's clock); also the lease's token, which acknowledge,
  *                      reschedule and dead-letter check: a later claim of this message always has a later one
+ * @param dueAt         its score in the due set when claimed: when it may be published (never before)
+ * @param originalDueAt the due time its producer asked for: {@code dueAt}, unless the bridge moved it since (a target over
+ *                      its rate limit, a retry); {@code x-delay-due-at} and lateness count from it
  */
 public record ClaimedMessage(
-        int slot, String messageId, byte[] member, boolean idResolved, long dueAt, int attempts, byte[] encodedEnvelope, long leaseDeadline) {
+        int slot, String messageId, byte[] member, boolean idResolved, long dueAt, int attempts, byte[] encodedEnvelope, long leaseDeadline,
+        long originalDueAt) {
 }

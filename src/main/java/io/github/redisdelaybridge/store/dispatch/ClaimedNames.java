@@ -77,7 +77,8 @@ final class ClaimedNames {
             String id = StoredForms.idOf(message.member(), tag, nameOf);
             byte[] envelope = message.storedEnvelope() == null ? null : StoredForms.expand(message.storedEnvelope(), tag, nameOf);
             messages.add(new ClaimedMessage(slot, id == null ? StandInIds.standIn(message.member(), keys, slot) : id, message.member(),
-                    id != null, message.dueAt(), message.attempts(), envelope, claim.leaseDeadline()));
+                    id != null, message.dueAt(), message.attempts(), envelope, claim.leaseDeadline(),
+                    message.originalDueAt() < 0 ? message.dueAt() : message.originalDueAt()));
         }
         return new ClaimedBatch(claim.redisNow(), claim.nextDue(), messages);
     }

@@ -9,6 +9,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DEAD_LETTER_BYTES;
 import static io.github.redisdelaybridge.store.script.SlotKey.DEAD_LETTER_INDEX;
 import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -25,7 +26,7 @@ public final class DeadLetterScript {
     /** {@code Returns: 1 when moved, -1 when the lease no longer matched}. */
     static final ScriptContract<Long> CONTRACT =
             ScriptContract.returningInteger("deadLetter", IN_FLIGHT, PAYLOADS, ATTEMPTS, DEAD_LETTERS, DEAD_LETTER_INDEX, FAILING_SINCE,
-                    DEAD_LETTER_BYTES, GROUP_INDEX_PREFIX);
+                    DEAD_LETTER_BYTES, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private DeadLetterScript() {
     }

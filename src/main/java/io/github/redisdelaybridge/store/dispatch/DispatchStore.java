@@ -110,6 +110,24 @@ public final class DispatchStore {
     }
 
     /**
+     * Gives claimed messages of one slot back to the due set, each due after its own delay from Redis's clock, with no
+     * attempt counted and their original due times kept. Returns how many still held the caller's lease.
+     */
+    public CompletableFuture<Long> defer(int slot, List<DeferClaimedScript.Deferral> deferrals) {
+        CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
+        for (int from = 0; from < deferrals.size(); from += MESSAGES_PER_CALL) {
+            List<DeferClaimedScript.Deferral> chunk = deferrals.subList(from, Math.min(deferrals.size(), from + MESSAGES_PER_CALL));
+            total = total.thenCombine(runner.run(DeferClaimedScript.call(keys, slot, chunk)), Long::sum);
+        }
+        return total;
+    }
+
+    /** Takes up to {@code asked} tokens from a configured target pattern's bucket, shared by every instance ({@code takeTokens.lua}). */
+    public CompletableFuture<TokensTaken> takeTokens(String patternName, double ratePerSecond, int asked) {
+        return runner.run(TakeTokensScript.call(keys, patternName, ratePerSecond, asked));
+    }
+
+    /**
      * Counts a failed publish of a claimed message and returns how long it has been failing (its first failure is remembered
      * until the message is delivered, dead-lettered or cancelled); the message stays in flight. {@link RecordedFailure#leaseLost()}
      * when this instance no longer held its lease (nothing changed).

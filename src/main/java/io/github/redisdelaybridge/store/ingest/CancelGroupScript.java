@@ -9,6 +9,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -30,7 +31,7 @@ public final class CancelGroupScript {
     }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT = ScriptContract.returning(Reply.shape(Head.class), "cancelGroup",
-            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, FAILING_SINCE, GROUP_INDEX_PREFIX);
+            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, FAILING_SINCE, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private CancelGroupScript() {
     }

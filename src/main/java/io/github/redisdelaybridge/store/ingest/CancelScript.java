@@ -12,6 +12,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -27,7 +28,7 @@ public final class CancelScript {
 
     /** {@code Returns:} one of the codes below. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("cancel",
-            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, DELIVERED, DEAD_LETTERS, NAMES, FAILING_SINCE, GROUP_INDEX_PREFIX);
+            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, CANCELLED, DELIVERED, DEAD_LETTERS, NAMES, FAILING_SINCE, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private CancelScript() {
     }

@@ -8,6 +8,7 @@ import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.message.DueTime;
@@ -24,7 +25,7 @@ public final class ChangeDueTimeScript {
 
     /** {@code Returns: the new due time (epoch ms, >= 0)}, or one of the negative codes below. */
     static final ScriptContract<Long> CONTRACT = ScriptContract.returningInteger("changeDueTime", DUE, IN_FLIGHT, NAMES,
-            PAYLOADS, GROUP_INDEX_PREFIX);
+            PAYLOADS, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private ChangeDueTimeScript() {
     }

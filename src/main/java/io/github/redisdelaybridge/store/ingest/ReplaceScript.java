@@ -13,6 +13,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.FAILING_SINCE;
 import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
@@ -37,7 +38,7 @@ public final class ReplaceScript {
     }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT = ScriptContract.returning(Reply.shape(Head.class), "replace",
-            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, FAILING_SINCE, DELIVERED, CANCELLED, DEAD_LETTERS, NAMES,
+            DUE, PAYLOADS, IN_FLIGHT, ATTEMPTS, FAILING_SINCE, DELIVERED, CANCELLED, DEAD_LETTERS, NAMES, ORIGINAL_DUE,
             GROUP_INDEX_PREFIX);
 
     private ReplaceScript() {

@@ -8,6 +8,7 @@ import static io.github.redisdelaybridge.store.script.Argv.text;
 import static io.github.redisdelaybridge.store.script.SlotKey.DUE;
 import static io.github.redisdelaybridge.store.script.SlotKey.GROUP_INDEX_PREFIX;
 import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
+import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.store.Keys;
@@ -32,7 +33,7 @@ public final class RescheduleGroupScript {
     }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT = ScriptContract.returning(Reply.shape(Head.class), "rescheduleGroup",
-            DUE, IN_FLIGHT, GROUP_INDEX_PREFIX);
+            DUE, IN_FLIGHT, GROUP_INDEX_PREFIX, ORIGINAL_DUE);
 
     private RescheduleGroupScript() {
     }

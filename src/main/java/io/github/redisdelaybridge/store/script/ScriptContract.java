@@ -17,13 +17,17 @@ public final class ScriptContract<R> {
 
     private final LuaScript script;
     private final List<SlotKey> keys;
+    /** The header's name of the one key of a script that takes no slot's keys (a token bucket); null for the others. */
+    private final String ownKeyName;
     private final Reply.Shape<?, ?> shape;
     private final ScriptOutputType output;
     private final Function<Object, R> reader;
 
-    private ScriptContract(String name, List<SlotKey> keys, Reply.Shape<?, ?> shape, ScriptOutputType output, Function<Object, R> reader) {
+    private ScriptContract(String name, List<SlotKey> keys, String ownKeyName, Reply.Shape<?, ?> shape, ScriptOutputType output,
+                           Function<Object, R> reader) {
         this.script = LuaScript.load(name);
         this.keys = keys;
+        this.ownKeyName = ownKeyName;
         this.shape = shape;
         this.output = output;
         this.reader = reader;
@@ -31,12 +35,29 @@ public final class ScriptContract<R> {
 
     /** A script that returns an integer ({@code Returns: the number of ...}, or codes). */
     public static ScriptContract<Long> returningInteger(String name, SlotKey... keys) {
-        return new ScriptContract<>(name, List.of(keys), null, ScriptOutputType.INTEGER, reply -> (Long) reply);
+        return new ScriptContract<>(name, List.of(keys), null, null, ScriptOutputType.INTEGER, reply -> (Long) reply);
     }
 
     /** A script that returns an array ({@code Returns: { ... }}), read by the names of {@code shape}. */
     public static <H extends Enum<H>, E extends Enum<E>> ScriptContract<Reply<H, E>> returning(Reply.Shape<H, E> shape, String name, SlotKey... keys) {
-        return new ScriptContract<>(name, List.of(keys), shape, ScriptOutputType.MULTI, shape::read);
+        return new ScriptContract<>(name, List.of(keys), null, shape, ScriptOutputType.MULTI, shape::read);
+    }
+
+    /**
+     * A script that returns an array and takes one key outside the slots ({@code KEYS[1] <keyName>}), which
+     * {@link Keys} builds and the caller passes ({@link #callOnKey}).
+     */
+    public static <H extends Enum<H>, E extends Enum<E>> ScriptContract<Reply<H, E>> returningOnOwnKey(Reply.Shape<H, E> shape, String name,
+                                                                                                     String keyName) {
+        return new ScriptContract<>(name, List.of(), keyName, shape, ScriptOutputType.MULTI, shape::read);
+    }
+
+    /** One call of a script that takes one key outside the slots ({@link #returningOnOwnKey}). */
+    public <T> ScriptCall<T> callOnKey(String key, Function<R, T> decode, byte[]... args) {
+        if (ownKeyName == null) {
+            throw new IllegalStateException(script.name() + " takes the keys of a slot");
+        }
+        return new ScriptCall<>(this, new byte[][] {Argv.text(key)}, args, reader.andThen(decode));
     }
 
     /**
@@ -44,6 +65,9 @@ public final class ScriptContract<R> {
      * reply becomes.
      */
     public <T> ScriptCall<T> call(Keys layout, int slot, Function<R, T> decode, byte[]... args) {
+        if (ownKeyName != null) {
+            throw new IllegalStateException(script.name() + " takes a key of its own, not a slot's");
+        }
         byte[][] keyBytes = new byte[keys.size()][];
         for (int i = 0; i < keyBytes.length; i++) {
             keyBytes[i] = Argv.text(keys.get(i).of(layout, slot));
@@ -57,6 +81,11 @@ public final class ScriptContract<R> {
 
     List<SlotKey> keys() {
         return keys;
+    }
+
+    /** The names of its keys, as its header gives them. */
+    List<String> keyNames() {
+        return ownKeyName != null ? List.of(ownKeyName) : keys.stream().map(SlotKey::headerName).toList();
     }
 
     /** The array reply's fields; null when the script returns an integer. */

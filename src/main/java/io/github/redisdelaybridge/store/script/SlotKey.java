@@ -21,7 +21,8 @@ public enum SlotKey {
     FAILING_SINCE("failing since", Keys::failingSince),
     CLAIMS("claim records", Keys::claims),
     GROUP_INDEX_PREFIX("group index prefix", Keys::groupIndexPrefix),
-    LEASE_CLAIMERS("lease claimers", Keys::leaseClaimers);
+    LEASE_CLAIMERS("lease claimers", Keys::leaseClaimers),
+    ORIGINAL_DUE("original due", Keys::originalDue);
 
     /** One of {@link Keys}'s key methods (an int slot: no boxing per key). */
     private interface KeyOfSlot {

@@ -45,6 +45,6 @@ class ClaimedNamesTest {
     }
 
     private static ClaimScript.StoredClaim claimOf(byte[] member) {
-        return new ClaimScript.StoredClaim(1_000, -1, 61_000, TAG, List.of(new ClaimScript.StoredMessage(member, 1_000, 0, null)));
+        return new ClaimScript.StoredClaim(1_000, -1, 61_000, TAG, List.of(new ClaimScript.StoredMessage(member, 1_000, 0, null, -1)));
     }
 }

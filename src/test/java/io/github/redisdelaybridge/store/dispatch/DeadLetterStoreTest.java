@@ -96,7 +96,7 @@ class DeadLetterStoreTest {
         store.ingest().schedule(List.of(new ScheduleRequest("m-1", new DueTime.AfterDelay(0), envelope))).join();
         ClaimedMessage claimed = store.dispatch().claim(0, 10, 60_000).join().messages().get(0);
         ClaimedMessage stale = new ClaimedMessage(0, "m-1", claimed.member(), true, claimed.dueAt(), 0, claimed.encodedEnvelope(),
-                claimed.leaseDeadline() + 1);
+                claimed.leaseDeadline() + 1, claimed.originalDueAt());
 
         assertThat(store.dispatch().deadLetter(stale, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(-1);
         assertThat(store.dispatch().deadLetter(claimed, DeadLetterCodec.encode(deadLetter("m-1"))).join()).isEqualTo(1);

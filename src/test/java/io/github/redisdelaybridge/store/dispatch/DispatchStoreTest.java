@@ -782,7 +782,7 @@ class DispatchStoreTest {
 
     private static ClaimedMessage withLeaseDeadline(ClaimedMessage message, long leaseDeadline) {
         return new ClaimedMessage(message.slot(), message.messageId(), message.member(), message.idResolved(), message.dueAt(),
-                message.attempts(), message.encodedEnvelope(), leaseDeadline);
+                message.attempts(), message.encodedEnvelope(), leaseDeadline, message.originalDueAt());
     }
 
     private static long redisNowMs() throws Exception {

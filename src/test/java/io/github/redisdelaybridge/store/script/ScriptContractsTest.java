@@ -16,6 +16,8 @@ import io.github.redisdelaybridge.store.dispatch.TakeBackLeasesScript;
 import io.github.redisdelaybridge.store.dispatch.RecordFailureScript;
 import io.github.redisdelaybridge.store.dispatch.ReleaseClaimScript;
 import io.github.redisdelaybridge.store.dispatch.RescheduleScript;
+import io.github.redisdelaybridge.store.dispatch.DeferClaimedScript;
+import io.github.redisdelaybridge.store.dispatch.TakeTokensScript;
 import io.github.redisdelaybridge.store.dispatch.ResolveNamesScript;
 import io.github.redisdelaybridge.store.ingest.CancelGroupScript;
 import io.github.redisdelaybridge.store.ingest.CancelScript;
@@ -62,7 +64,7 @@ class ScriptContractsTest {
 
     private static final Path SCRIPTS = Path.of("src/main/resources/lua");
     private static final Keys KEYS = new Keys("contract", 4);
-    private static final ClaimedMessage CLAIMED = new ClaimedMessage(1, "m-1", new byte[] {'m'}, true, 5, 0, new byte[] {1}, 9);
+    private static final ClaimedMessage CLAIMED = new ClaimedMessage(1, "m-1", new byte[] {'m'}, true, 5, 0, new byte[] {1}, 9, 5);
     private static final ScheduleRequest REQUEST =
             new ScheduleRequest("m-1", new DueTime.AfterDelay(1), new Envelope("m-1", "kafka:out", "kafka:in/0@1", null, List.of(), Map.of(), new byte[] {1}));
     private static final ListPosition AFTER = new ListPosition(5, new byte[] {'m'}, 0);
@@ -76,6 +78,9 @@ class ScriptContractsTest {
             Map.entry("recordFailure", RecordFailureScript.call(KEYS, CLAIMED)),
             Map.entry("acknowledge", AcknowledgeScript.call(KEYS, 1, 20, List.of(CLAIMED, CLAIMED))),
             Map.entry("reschedule", RescheduleScript.call(KEYS, CLAIMED, 1_000, true)),
+            Map.entry("deferClaimed", DeferClaimedScript.call(KEYS, 1, List.of(new DeferClaimedScript.Deferral(CLAIMED, 10),
+                    new DeferClaimedScript.Deferral(CLAIMED, 20)))),
+            Map.entry("takeTokens", TakeTokensScript.call(KEYS, "orders", 100, 5)),
             Map.entry("reapExpiredLeases", ReapExpiredLeasesScript.call(KEYS, 1, 100)),
             Map.entry("takeBackLeases", TakeBackLeasesScript.call(KEYS, 1, "bridge-0", "bridge-0/7", 1_000)),
             Map.entry("deadLetter", DeadLetterScript.call(KEYS, CLAIMED, new byte[] {1}, 10, 20, 30)),
@@ -118,7 +123,7 @@ class ScriptContractsTest {
     void keysAreTheOnesTheHeaderNamesInItsOrder() {
         SoftAssertions.assertSoftly(softly -> SAMPLE_CALLS.forEach((name, call) -> {
             Header header = Header.of(name);
-            softly.assertThat(call.contract().keys().stream().map(SlotKey::headerName).toList()).as(name + ": KEYS").isEqualTo(header.keys());
+            softly.assertThat(call.contract().keyNames()).as(name + ": KEYS").isEqualTo(header.keys());
             softly.assertThat(call.keys().length).as(name + ": keys passed").isEqualTo(header.keys().size());
             softly.assertThat(header.highestIndexUsed("KEYS")).as(name + ": KEYS the body uses").isLessThanOrEqualTo(header.keys().size());
         }));
