@@ -6,8 +6,8 @@ import { findMessage } from './messages.js';
 
 // the dead-letter reason codes (README, "Dead letters")
 const REASONS = ['missing-delay', 'conflicting-delay', 'invalid-delay', 'delay-too-long', 'missing-target', 'invalid-target',
-  'forbidden-target', 'invalid-message-id', 'invalid-control', 'not-replaced', 'payload-too-large', 'publish-failed', 'invalid-message',
-  'corrupt-envelope', 'payload-missing'];
+  'forbidden-target', 'invalid-message-id', 'invalid-control', 'invalid-group', 'duplicate-id', 'not-replaced', 'payload-too-large',
+  'publish-failed', 'invalid-message', 'corrupt-envelope', 'payload-missing', 'expired'];
 
 let deadCursor = null;
 
