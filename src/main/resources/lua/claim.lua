@@ -19,6 +19,9 @@
                                (takeBackLeases.lua); entries whose deadline has passed are dropped
   KEYS[8] original due   HASH  field = message member, value = its due time before the bridge moved it (deferClaimed.lua,
                                reschedule.lua); only messages whose score was moved have a field
+  KEYS[9] parked targets  SET  the targets whose messages this slot parks instead of leasing (lib/parked)
+  KEYS[10] parked index prefix  STRING prefix: the key of a target's parked index is this followed by the target
+  KEYS[11] parking exemptions  SET  members taken out of parking for one claim (takeParkedOut.lua: a probe, an expiry)
 
   ARGV[1] batch size (maximum number of messages to claim)
   ARGV[2] lease duration in ms (> 0)
@@ -29,6 +32,11 @@
   ARGV[5] how far ahead to claim, in ms (>= 0): messages due up to now + this are claimed.
           The bridge holds such a message until its due time before it publishes it (dispatch/ReleaseClock), so the
           claim's round trip and the thread hand-offs before a publish happen ahead of time, not after it is due
+
+  A due message whose target is in the parked targets is parked instead (lib/parked: it stays in the due set, out of
+  every claim's reach, and enters its target's parked index), unless it is in the parking exemptions, which this call
+  then removes it from: so a dead or paused target's messages are read once, not claimed again and again, and the other
+  targets' claims never see them. While no target is parked, this costs one EXISTS.
 
   The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
   (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
@@ -63,10 +71,36 @@
 ]]
 -- @include lib/redisNow
 -- @include lib/leases
+-- @include lib/parked
+-- @include lib/expandNames
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil, -1 }
+if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
+  local parkedTargets = {}
+  for _, target in ipairs(redis.call('SMEMBERS', KEYS[9])) do parkedTargets[target] = true end
+  local envelopes = redis.call('HMGET', KEYS[3], unpack((function()
+    local members = {}
+    for i = 1, #due, 2 do members[#members + 1] = due[i] end
+    return members
+  end)()))
+  local names = namesExpander(nameCodes(KEYS[5]))
+  local kept = {}
+  for i = 1, #due, 2 do
+    local member, score = due[i], tonumber(due[i + 1])
+    local envelope = envelopes[(i + 1) / 2]
+    local target = envelope and names.target(envelope)
+    if target and parkedTargets[target] and redis.call('SREM', KEYS[11], member) == 0 then
+      redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
+      redis.call('ZADD', KEYS[10] .. target, score, member)
+    else
+      kept[#kept + 1] = member
+      kept[#kept + 1] = due[i + 1]
+    end
+  end
+  due = kept
+end
 if #due > 0 then
   result[4] = tonumber(redis.call('HGET', KEYS[5], 'tag')) or -1
   -- one call per command for the whole batch, not one per message: a claim of 500 then stays a few

@@ -46,7 +46,7 @@ class PackageLayersTest {
             List.of("store"),                               // the key layout and the limits every room shares
             List.of("store.connection", "store.script"),    // reaching Redis (security, Sentinel/Cluster, durability); running Lua scripts
             List.of("store.form"),                          // the stored forms of ids and payloads, read back
-            List.of("store.ingest", "store.dispatch"),      // the writers' faces: messages and controls from outside; the dispatch loop
+            List.of("store.ingest", "store.dispatch", "store.parking"), // the writers' faces: messages and controls from outside; the dispatch loop; parked targets
             List.of("store.inspection"));                   // operators' face: reads, dead-letter replay (with ingest's request) and delete
 
     private static JavaClasses bridge;

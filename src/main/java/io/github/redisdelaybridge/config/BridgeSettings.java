@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.admin.AdminAuthorizer;
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import io.github.redisdelaybridge.dispatch.parking.ParkingSettings;
 import io.github.redisdelaybridge.outbound.TargetLimit;
 import io.github.redisdelaybridge.store.NameLimits;
 import io.github.redisdelaybridge.store.connection.RedisSecurity;
@@ -50,7 +51,8 @@ public record BridgeSettings(
         KafkaMembership kafkaMembership,
         NameLimits names,
         List<String> adminAllowedHosts,
-        List<TargetLimit> targetLimits) {
+        List<TargetLimit> targetLimits,
+        ParkingSettings parking) {
 
     /** Reads settings through {@code lookup} (the Camel properties component), which returns null for a missing key. */
     public static BridgeSettings from(Function<String, String> lookup) {
@@ -121,7 +123,13 @@ public record BridgeSettings(
                         : r.longValue("bridge.redis.names.max-per-slot"), r.optional("bridge.redis.names.max-bytes-per-slot").isEmpty()
                         ? NameLimits.DEFAULT_MAX_BYTES_PER_SLOT : r.longValue("bridge.redis.names.max-bytes-per-slot")),
                 AdminAuthorizer.allowedHosts(r.list("bridge.admin.allowed-hosts")),
-                TargetLimitsReader.read(r));
+                TargetLimitsReader.read(r),
+                new ParkingSettings(
+                        r.intValue("bridge.parking.failures-to-park"),
+                        r.longValue("bridge.parking.first-probe-ms"),
+                        r.longValue("bridge.parking.max-probe-ms"),
+                        r.intValue("bridge.parking.return-rate-per-second"),
+                        r.longValue("bridge.retry.max-age-ms")));
     }
 
     private static DeadLetterLimits deadLetterLimits(SettingsReader r) {

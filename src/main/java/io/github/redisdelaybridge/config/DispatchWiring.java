@@ -6,6 +6,8 @@ import io.github.redisdelaybridge.deadletter.DeadLetters;
 import io.github.redisdelaybridge.deadletter.OriginRoutingDeadLetterChannel;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
 import io.github.redisdelaybridge.dispatch.LeaseReaper;
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargetsWork;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.BrokerRoutingPublisher;
 import io.github.redisdelaybridge.outbound.KafkaTargetPublisher;
@@ -13,6 +15,7 @@ import io.github.redisdelaybridge.outbound.RabbitMqTargetPublisher;
 import io.github.redisdelaybridge.outbound.TargetLimits;
 import io.github.redisdelaybridge.outbound.TargetPolicy;
 import io.github.redisdelaybridge.outbound.client.RabbitMqConfirmingClient;
+import io.github.redisdelaybridge.store.parking.TargetState;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -26,8 +29,14 @@ import org.apache.camel.spi.Registry;
  *
  * @param deadLetters       the dead letters of dispatching, ingest and the admin API
  * @param targetPolicy      which targets messages may name
+ * @param parkedTargets     which targets are parked, paused or returning, for the dispatcher and the admin API
+ * @param parkedTargetsWork the parked targets' probes, expiry and returns, on a timer
  */
-record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispatcher dispatcher) {
+record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispatcher dispatcher, ParkedTargets parkedTargets,
+                      ParkedTargetsWork parkedTargetsWork) {
+
+    /** How often the parked targets' work runs ({@code routes/dispatch.yaml}). */
+    static final long PARKING_INTERVAL_MS = 100;
 
     /** @param rabbitMq the RabbitMQ publisher; null while RabbitMQ is disabled */
     static DispatchWiring wire(BridgeSettings settings, StoreWiring stores, KafkaWiring kafkaWiring, RabbitMqConfirmingClient rabbitMq,
@@ -46,9 +55,19 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
         TargetPolicy targetPolicy = targetPolicy(settings);
         TargetSettingsCheck.checkTargets(settings, targetPolicy);
 
+        TargetLimits targetLimits = new TargetLimits(settings.targetLimits());
+        ParkedTargets parkedTargets = new ParkedTargets(stores.parkingStore(), settings.parking());
         Dispatcher dispatcher = new Dispatcher(stores.dispatchStore(), targetPublisher, deadLetters, settings.retry(), settings.dispatch(),
-                new TargetLimits(settings.targetLimits()), stopping, metrics, settings.instanceId());
-        return new DispatchWiring(deadLetters, targetPolicy, dispatcher);
+                targetLimits, parkedTargets, stopping, metrics, settings.instanceId());
+        ParkedTargetsWork parkedTargetsWork = new ParkedTargetsWork(parkedTargets, target -> targetLimits.rateOf(target), dispatcher.claimerId(),
+                settings.redisTimeoutMs(), PARKING_INTERVAL_MS);
+        metrics.gauge("bridge.messages.parked", "messages parked with their target (failing or paused), over every slot",
+                parkedTargetsWork::parkedMessages);
+        for (TargetState.Kind kind : TargetState.Kind.values()) {
+            metrics.gauge("bridge.targets.parking", "targets parked (failing), paused or returning their parked messages", "state",
+                    kind.name().toLowerCase(java.util.Locale.ROOT), () -> parkedTargetsWork.targets(kind));
+        }
+        return new DispatchWiring(deadLetters, targetPolicy, dispatcher, parkedTargets, parkedTargetsWork);
     }
 
     /** The targets messages may name: the allow-list, never an inbound channel (a loop), only enabled brokers. */
@@ -69,5 +88,6 @@ record DispatchWiring(DeadLetters deadLetters, TargetPolicy targetPolicy, Dispat
     void bind(Registry registry, StoreWiring stores, BridgeSettings settings, BridgeMetrics metrics) {
         registry.bind("dispatcher", dispatcher);
         registry.bind("leaseReaper", new LeaseReaper(stores.dispatchStore(), settings.redisTimeoutMs(), metrics));
+        registry.bind("parkedTargetsWork", parkedTargetsWork);
     }
 }

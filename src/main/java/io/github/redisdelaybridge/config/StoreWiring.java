@@ -3,6 +3,7 @@ package io.github.redisdelaybridge.config;
 import io.github.redisdelaybridge.store.dispatch.DispatchStore;
 import io.github.redisdelaybridge.store.ingest.IngestStore;
 import io.github.redisdelaybridge.store.inspection.InspectionStore;
+import io.github.redisdelaybridge.store.parking.ParkingStore;
 import io.github.redisdelaybridge.store.script.ScriptRunner;
 import io.github.redisdelaybridge.health.RedisRequirementsException;
 import io.github.redisdelaybridge.health.RedisServerWatch;
@@ -28,9 +29,10 @@ import org.apache.camel.spi.Registry;
  * @param dispatchStore   what the dispatch loop calls, on {@code redis}
  * @param inspectionStore what the admin API and the gauges read, on {@code redis}
  * @param ingestStore     what ingest and admin writes call, on {@code ingestRedis}
+ * @param parkingStore    the parked targets' states and moves, on {@code redis}
  */
 record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys, DispatchStore dispatchStore,
-                   InspectionStore inspectionStore, IngestStore ingestStore,
+                   InspectionStore inspectionStore, IngestStore ingestStore, ParkingStore parkingStore,
                    DurabilityBarrier barrier, RedisServerWatch redisWatch) {
 
     /** @param fatalStop how the bridge stops for good when Redis turns out unfit after the start */
@@ -64,7 +66,8 @@ record StoreWiring(RedisConnection redis, RedisConnection ingestRedis, Keys keys
             redis.close();
             throw new InvalidSettingsException(List.of(unfit.getMessage()));
         }
-        return new StoreWiring(redis, ingestRedis, keys, dispatchStore, inspectionStore, ingestStore, barrier, redisWatch);
+        return new StoreWiring(redis, ingestRedis, keys, dispatchStore, inspectionStore, ingestStore, new ParkingStore(scripts, keys), barrier,
+                redisWatch);
     }
 
     /** Binds the beans the routes name. */

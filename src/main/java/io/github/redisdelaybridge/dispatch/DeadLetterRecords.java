@@ -43,6 +43,11 @@ final class DeadLetterRecords {
                 + " times (bridge.retry.max-attempts); last error: " + Failures.rootMessage(lastFailure));
     }
 
+    /** Parked with its failing target for longer than {@code bridge.retry.max-age-ms}: not tried again. */
+    static DeadLetter parkedTooLong(ClaimedMessage message, ParkedTooLongException tooLong) {
+        return publishFailed(message, message.attempts(), target -> tooLong.getMessage());
+    }
+
     /** Later than its target pattern allows: not published at all. */
     static DeadLetter expired(ClaimedMessage message, MessageExpiredException expired) {
         DeadLetter undelivered = publishFailed(message, message.attempts(), target -> expired.getMessage());

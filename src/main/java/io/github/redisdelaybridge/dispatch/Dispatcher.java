@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.metrics.DispatchLoopState;
 import io.github.redisdelaybridge.outbound.TargetLimits;
@@ -57,11 +58,19 @@ public final class Dispatcher implements DispatchWakeup, DispatchLoopState, Auto
     /** As above, with the configured target patterns' rate limits, in-flight caps and maximum lateness ({@code limits}). */
     public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
                       DispatchSettings settings, TargetLimits limits, BooleanSupplier stopping, BridgeMetrics metrics, String instanceId) {
+        this(store, publisher, deadLetters, retryPolicy, settings, limits, ParkedTargets.none(), stopping, metrics, instanceId);
+    }
+
+    /** As above, parking the targets that keep failing or are paused ({@code parked}). */
+    public Dispatcher(DispatchStore store, TargetPublisher publisher, DeadLetters deadLetters, RetryPolicy retryPolicy,
+                      DispatchSettings settings, TargetLimits limits, ParkedTargets parked, BooleanSupplier stopping, BridgeMetrics metrics,
+                      String instanceId) {
         this.settings = settings;
         this.stopping = stopping;
         this.claimer = new DueMessageClaimer(store, settings, releaseClock, instanceId);
-        this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, metrics),
-                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), limits, settings.redisTimeoutMs(), releaseClock, metrics, wakeSignal::roomFreed, wakeSignal::signal);
+        this.delivery = new PublishAndSettle(store, publisher, new RetryOrDeadLetter(store, deadLetters, retryPolicy, parked, metrics),
+                settings.publishTimeoutMs(), settings.maxInFlightPerTarget(), limits, parked, settings.redisTimeoutMs(), releaseClock, metrics,
+                wakeSignal::roomFreed, wakeSignal::signal);
         this.metrics = metrics;
     }
 

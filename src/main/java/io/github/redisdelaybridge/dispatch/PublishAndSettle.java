@@ -1,16 +1,19 @@
 package io.github.redisdelaybridge.dispatch;
 
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
 import io.github.redisdelaybridge.message.ParsedTargets;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import io.github.redisdelaybridge.outbound.TargetLimits;
 import io.github.redisdelaybridge.outbound.TargetPublisher;
 import io.github.redisdelaybridge.store.dispatch.ClaimedMessage;
 import io.github.redisdelaybridge.store.dispatch.DispatchStore;
+import io.github.redisdelaybridge.store.parking.TargetState;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Takes claimed messages from the dispatch loop to Redis again: reads each ({@link OutgoingMessage}), admits it to its
+ * Takes claimed messages from the dispatch loop to Redis again: reads each ({@link OutgoingMessage}), fails one of a parked
+ * target that waited too long ({@link ParkedTargets#tooOld}), admits it to its
  * target ({@link TargetAdmission}), publishes it when due ({@link DuePublishing}) and settles it once its broker answered
  * ({@link Settlement}).
  *
@@ -23,6 +26,7 @@ import java.util.List;
 final class PublishAndSettle implements AutoCloseable {
 
     private final ParsedTargets targets = ParsedTargets.shared();
+    private final ParkedTargets parked;
     private final TargetControls controls;
     private final TargetAdmission admission;
     private final DuePublishing publishing;
@@ -35,13 +39,14 @@ final class PublishAndSettle implements AutoCloseable {
      *                             sooner than the dispatch loop plans to look again
      */
     PublishAndSettle(DispatchStore store, TargetPublisher publisher, RetryOrDeadLetter failures, long publishTimeoutMs, int maxInFlightPerTarget,
-                     TargetLimits limits, long redisTimeoutMs, ReleaseClock releaseClock, BridgeMetrics metrics, Runnable onSettled,
-                     Runnable onReturnedToDueSet) {
+                     TargetLimits limits, ParkedTargets parked, long redisTimeoutMs, ReleaseClock releaseClock, BridgeMetrics metrics,
+                     Runnable onSettled, Runnable onReturnedToDueSet) {
         TargetLoad load = new TargetLoad(maxInFlightPerTarget, limits);
+        this.parked = parked;
         this.controls = new TargetControls(limits, store, redisTimeoutMs, metrics, onReturnedToDueSet);
         this.admission = new TargetAdmission(load);
         this.publishing = new DuePublishing(publisher, publishTimeoutMs, releaseClock, metrics);
-        this.settlement = new Settlement(store, failures, new GiveBack(store, releaseClock, metrics), load, publishTimeoutMs, metrics,
+        this.settlement = new Settlement(store, failures, new GiveBack(store, releaseClock, metrics), load, parked, publishTimeoutMs, metrics,
                 onSettled, onReturnedToDueSet);
     }
 
@@ -59,7 +64,12 @@ final class PublishAndSettle implements AutoCloseable {
         List<OutgoingMessage> readable = new ArrayList<>(claimed.size());
         for (ClaimedMessage message : claimed) {
             OutgoingMessage outgoing = OutgoingMessage.of(message, targets);
-            if (outgoing.readable()) {
+            if (outgoing.readable() && parked.tooOld(outgoing.envelope.target(), message.originalDueAt(), now)) {
+                TargetState state = parked.stateOf(outgoing.envelope.target());
+                outgoing.outcome.completeExceptionally(new ParkedTooLongException(outgoing.envelope.target(), message.originalDueAt(),
+                        state == null ? now : state.since(), parked.maxAgeMs()));
+                settlement.settleWhenAnswered(outgoing);
+            } else if (outgoing.readable()) {
                 readable.add(outgoing);
             } else { // it failed already, and is settled as such
                 settlement.settleWhenAnswered(outgoing);

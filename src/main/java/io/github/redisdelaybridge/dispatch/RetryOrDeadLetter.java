@@ -1,6 +1,7 @@
 package io.github.redisdelaybridge.dispatch;
 
 import io.github.redisdelaybridge.deadletter.DeadLetters;
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
 import io.github.redisdelaybridge.message.DeadLetter;
 import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.MessageLogContext;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * which also says how long the message has been failing; it is rescheduled with backoff until that age passes
  * {@code bridge.retry.max-age-ms} (or the optional {@code bridge.retry.max-attempts}), then dead-lettered as
  * {@code publish-failed}. Either way the message leaves the in-flight set only through a script that checks its lease, and
- * a dead letter that cannot be recorded is retried later.
+ * a dead letter that cannot be recorded is retried later. Each retriable failure counts towards parking the target
+ * ({@link ParkedTargets#failed}); a message of a parked target that waited too long is dead-lettered as {@code publish-failed}.
  */
 final class RetryOrDeadLetter {
 
@@ -28,11 +30,13 @@ final class RetryOrDeadLetter {
     private final DispatchStore store;
     private final DeadLetters deadLetters;
     private final RetryPolicy retryPolicy;
+    private final ParkedTargets parked;
     private final BridgeMetrics metrics;
     private final RetryWarnings retryWarnings = new RetryWarnings();
 
-    RetryOrDeadLetter(DispatchStore store, DeadLetters deadLetters, RetryPolicy retryPolicy, BridgeMetrics metrics) {
+    RetryOrDeadLetter(DispatchStore store, DeadLetters deadLetters, RetryPolicy retryPolicy, ParkedTargets parked, BridgeMetrics metrics) {
         this.store = store;
+        this.parked = parked;
         this.deadLetters = deadLetters;
         this.retryPolicy = retryPolicy;
         this.metrics = metrics;
@@ -42,6 +46,9 @@ final class RetryOrDeadLetter {
     CompletableFuture<?> publishFailed(ClaimedMessage message, String target, Throwable failure) {
         if (Failures.unwrap(failure) instanceof MessageExpiredException expired) {
             return deadLetter(message, DeadLetterRecords.expired(message, expired), message.attempts());
+        }
+        if (Failures.unwrap(failure) instanceof ParkedTooLongException tooLong) {
+            return deadLetter(message, DeadLetterRecords.parkedTooLong(message, tooLong), message.attempts());
         }
         int failedAttempts = message.attempts() + 1;
         metrics.publishFailed();
@@ -56,6 +63,9 @@ final class RetryOrDeadLetter {
         }
         if (retryPolicy.exhausted(failedAttempts)) {
             return deadLetter(message, DeadLetterRecords.attemptsExhausted(message, failedAttempts, failure), failedAttempts);
+        }
+        if (target != null) {
+            parked.failed(target); // a target that keeps failing is parked: its messages then wait out of the claims' way
         }
         return store.recordFailure(message).thenCompose(recorded -> retryOrGiveUp(message, target, recorded, failure));
     }

@@ -1,5 +1,6 @@
 package io.github.redisdelaybridge.dispatch;
 
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
 import io.github.redisdelaybridge.message.Broker;
 import io.github.redisdelaybridge.message.Failures;
 import io.github.redisdelaybridge.message.Target;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * acknowledged, grouped per slot (whatever has been answered by then); each failed one is retried or dead-lettered
  * ({@link RetryOrDeadLetter}); each one that was not sent is given back for later ({@link GiveBack}). Messages settle one by
  * one, not per claimed batch, so a slow target holds up only its own messages. Settling frees the message's room in
- * flight and in its target's load.
+ * flight and in its target's load; a delivery tells parking that its target answers ({@link ParkedTargets#delivered}).
  */
 final class Settlement implements AutoCloseable {
 
@@ -39,6 +40,7 @@ final class Settlement implements AutoCloseable {
     private final RetryOrDeadLetter failures;
     private final GiveBack giveBack;
     private final TargetLoad load;
+    private final ParkedTargets parked;
     private final long publishTimeoutMs;
     private final BridgeMetrics metrics;
     private final Runnable onSettled;
@@ -57,8 +59,9 @@ final class Settlement implements AutoCloseable {
      * @param onReturnedToDueSet called after a message went back to the due set (given back, or to be retried), maybe due
      *                           sooner than the dispatch loop plans to look again
      */
-    Settlement(DispatchStore store, RetryOrDeadLetter failures, GiveBack giveBack, TargetLoad load, long publishTimeoutMs,
+    Settlement(DispatchStore store, RetryOrDeadLetter failures, GiveBack giveBack, TargetLoad load, ParkedTargets parked, long publishTimeoutMs,
                BridgeMetrics metrics, Runnable onSettled, Runnable onReturnedToDueSet) {
+        this.parked = parked;
         this.store = store;
         this.failures = failures;
         this.giveBack = giveBack;
@@ -127,6 +130,7 @@ final class Settlement implements AutoCloseable {
                 if (outgoing.limit != null) {
                     metrics.targetDelivered(outgoing.limit.name(), 1);
                 }
+                parked.delivered(outgoing.envelope.target());
                 deliveredByBroker.computeIfAbsent(broker, b -> new int[1])[0]++;
                 continue;
             }

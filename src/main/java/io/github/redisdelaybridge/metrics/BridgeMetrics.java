@@ -266,6 +266,11 @@ public final class BridgeMetrics implements ScriptTimings, NamesCapListener {
         Gauge.builder(name, value).description(description).register(registry);
     }
 
+    /** A gauge of one series of a labelled family ({@code tag} = {@code tagValue}). */
+    public void gauge(String name, String description, String tag, String tagValue, Supplier<Number> value) {
+        Gauge.builder(name, value).tag(tag, tagValue).description(description).register(registry);
+    }
+
     public void cancel(CancelOutcome outcome, Via via) {
         registry.counter(CANCELS, "outcome", code(outcome), "via", via.code()).increment();
     }

@@ -53,4 +53,14 @@ public final class TargetLimits {
         }
         return limit == NONE ? null : limit;
     }
+
+    /** The rate limit (messages per second) of the first pattern that matches the target's text, 0 when none sets one. */
+    public int rateOf(String target) {
+        for (int i = 0; i < globs.size(); i++) {
+            if (globs.get(i).matches(target)) {
+                return limits.get(i).ratePerSecond();
+            }
+        }
+        return 0;
+    }
 }

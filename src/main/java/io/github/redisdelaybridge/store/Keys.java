@@ -154,6 +154,44 @@ public final class Keys {
         return groupIndexPrefix(slot) + group;
     }
 
+    /**
+     * SET: the targets whose messages this slot's claims park instead of leasing ({@code lua/lib/parked}): every parked or
+     * paused target, written into every slot by {@code store/parking/ParkingStore}.
+     */
+    public String parkedTargets(int slot) {
+        return key(slot, "parked-targets");
+    }
+
+    /**
+     * The prefix of the slot's parked indexes: {@code <prefix><target>} is a ZSET, member = message member, score = due
+     * time, of the target's parked messages in this slot ({@code lua/lib/parked}). The scripts append the target, as they
+     * do a group name, so it cannot leave the slot's hash tag.
+     */
+    public String parkedIndexPrefix(int slot) {
+        return key(slot, "parked:");
+    }
+
+    /** SET: members that the next claim of each leases instead of parking: a parked target's probe, its expired messages. */
+    public String parkingExemptions(int slot) {
+        return key(slot, "parking-exempt");
+    }
+
+    /**
+     * HASH: field = target, value = its parking state ({@code store/parking/TargetState}): every parked, paused or returning
+     * target, for every instance. Outside the slots, under a hash tag of its own.
+     */
+    public String targetStates() {
+        return prefix + ":{" + prefix + ":targets}:states";
+    }
+
+    /**
+     * STRING: the instance whose turn it is to probe parked targets, expire their oldest messages and return the backlog of
+     * those that answer again, expiring unless renewed: one instance does that work at a time. Beside {@link #targetStates()}.
+     */
+    public String parkingTurn() {
+        return prefix + ":{" + prefix + ":targets}:turn";
+    }
+
     /** HASH: field = message id, value = dead-letter record bytes ({@code deadletter/DeadLetterCodec}). */
     public String deadLetters(int slot) {
         return key(slot, "dead");

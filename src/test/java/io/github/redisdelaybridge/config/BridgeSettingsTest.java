@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.redisdelaybridge.dispatch.DispatchSettings;
 import io.github.redisdelaybridge.dispatch.RetryPolicy;
+import io.github.redisdelaybridge.dispatch.parking.ParkingSettings;
 import io.github.redisdelaybridge.store.NameLimits;
 import io.github.redisdelaybridge.store.connection.DurabilitySettings;
 import java.io.IOException;
@@ -60,6 +61,7 @@ class BridgeSettingsTest {
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
         assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500, 50));
         assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0));
+        assertThat(settings.parking()).isEqualTo(new ParkingSettings(3, 1_000, 30_000, 2_000, 86_400_000));
         assertThat(settings.kafkaMembership()).as("no instance id shipped: dynamic members").isEqualTo(new KafkaMembership(false, 15_000));
     }
 
@@ -106,6 +108,10 @@ class BridgeSettingsTest {
         config.put("bridge.kafka.session-timeout-ms", "20000");
         config.put("bridge.redis.names.max-per-slot", "500");
         config.put("bridge.redis.names.max-bytes-per-slot", "65536");
+        config.put("bridge.parking.failures-to-park", "5");
+        config.put("bridge.parking.first-probe-ms", "200");
+        config.put("bridge.parking.max-probe-ms", "4000");
+        config.put("bridge.parking.return-rate-per-second", "300");
 
         BridgeSettings read = settings();
         // RabbitMQ settings have a test of their own (RabbitMqSettingsTest).
@@ -114,7 +120,7 @@ class BridgeSettingsTest {
                 List.of("kafka:out.*"), 777, 555, 99, 8888, new DispatchSettings(50, 300, 25, 30_000, 9_000, 1234, 70, 20), new RetryPolicy(10, 1.5, 900, 7_000, 4),
                 read.rabbitMq(), "s3cret", read.redisExpectations(), new DeadLetterLimits(20_000, 30_000, 40_000_000, 4096 + 65_536),
                 LogFormat.TEXT, "", read.redisSecurity(), KafkaClientProperties.none(), new ObserveSettings(2_500, 100, 45_000),
-                new KafkaMembership(true, 20_000), new NameLimits(500, 65_536), List.of(), List.of()));
+                new KafkaMembership(true, 20_000), new NameLimits(500, 65_536), List.of(), List.of(), new ParkingSettings(5, 200, 4_000, 300, 7_000)));
     }
 
     @Test

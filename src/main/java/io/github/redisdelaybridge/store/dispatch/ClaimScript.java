@@ -9,6 +9,9 @@ import static io.github.redisdelaybridge.store.script.SlotKey.IN_FLIGHT;
 import static io.github.redisdelaybridge.store.script.SlotKey.LEASE_CLAIMERS;
 import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.ORIGINAL_DUE;
+import static io.github.redisdelaybridge.store.script.SlotKey.PARKED_INDEX_PREFIX;
+import static io.github.redisdelaybridge.store.script.SlotKey.PARKED_TARGETS;
+import static io.github.redisdelaybridge.store.script.SlotKey.PARKING_EXEMPTIONS;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
@@ -31,7 +34,7 @@ public final class ClaimScript {
 
     static final ScriptContract<Reply<Head, Entry>> CONTRACT =
             ScriptContract.returning(Reply.shape(Head.class, Entry.class), "claim", DUE, IN_FLIGHT, PAYLOADS, ATTEMPTS, NAMES, CLAIMS,
-                    LEASE_CLAIMERS, ORIGINAL_DUE);
+                    LEASE_CLAIMERS, ORIGINAL_DUE, PARKED_TARGETS, PARKED_INDEX_PREFIX, PARKING_EXEMPTIONS);
 
     /**
      * One claimed message as Redis holds it: its member and payload still in the stored forms ({@link ClaimedNames} reads them);

@@ -22,7 +22,10 @@ public enum SlotKey {
     CLAIMS("claim records", Keys::claims),
     GROUP_INDEX_PREFIX("group index prefix", Keys::groupIndexPrefix),
     LEASE_CLAIMERS("lease claimers", Keys::leaseClaimers),
-    ORIGINAL_DUE("original due", Keys::originalDue);
+    ORIGINAL_DUE("original due", Keys::originalDue),
+    PARKED_TARGETS("parked targets", Keys::parkedTargets),
+    PARKED_INDEX_PREFIX("parked index prefix", Keys::parkedIndexPrefix),
+    PARKING_EXEMPTIONS("parking exemptions", Keys::parkingExemptions);
 
     /** One of {@link Keys}'s key methods (an int slot: no boxing per key). */
     private interface KeyOfSlot {

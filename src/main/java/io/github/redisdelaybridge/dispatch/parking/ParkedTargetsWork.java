@@ -1,0 +1,202 @@
+package io.github.redisdelaybridge.dispatch.parking;
+
+import io.github.redisdelaybridge.message.Failures;
+import io.github.redisdelaybridge.store.parking.ParkedCounts;
+import io.github.redisdelaybridge.store.parking.ParkedMoved;
+import io.github.redisdelaybridge.store.parking.ParkingStore;
+import io.github.redisdelaybridge.store.parking.TargetState;
+import io.github.redisdelaybridge.store.parking.TargetState.Kind;
+import io.github.redisdelaybridge.store.parking.TargetStates;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The parked targets' work, on a timer ({@code routes/dispatch.yaml}): every instance reads the targets' states and counts
+ * their parked messages; the one that holds the parking turn ({@code takeParkingTurn.lua}) also
+ * <ul>
+ *   <li>probes each parked target when its time comes: its oldest parked message is made due at once, exempt from parking
+ *       ({@code takeParkedOut.lua}), and the dispatch loop sends it like any other; delivered, the target returns
+ *       ({@link ParkedTargets#delivered}); failed, it is parked again, and the next probe waits twice as long;</li>
+ *   <li>once a target has been parked longer than {@code bridge.retry.max-age-ms}, takes out the messages that have been due
+ *       longer than that, 500 per call, for the dispatch loop to dead-letter as {@code publish-failed}
+ *       ({@link ParkedTargets#tooOld});</li>
+ *   <li>returns a returning target's parked messages to the due set at their due times, at
+ *       {@code bridge.parking.return-rate-per-second} (or its pattern's rate limit, if lower), and ends its state once every
+ *       slot's index is empty.</li>
+ * </ul>
+ * So a dead target costs one claim per message, however large its backlog, and its backlog comes back at a rate the other
+ * targets' claims can take beside it.
+ */
+public final class ParkedTargetsWork {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ParkedTargetsWork.class);
+    /** Calls per slot and tick that take out expired messages at most (500 each). */
+    private static final int EXPIRY_CALLS_PER_SLOT = 10;
+    private static final long COUNT_EVERY_MS = 1_000;
+
+    private final ParkedTargets parked;
+    private final ParkingStore store;
+    private final ParkingSettings settings;
+    private final ToIntFunction<String> rateLimitOf;
+    private final String callerId;
+    private final long redisTimeoutMs;
+    private final long turnMs;
+    /** Per returning target: messages it may still return now (a fraction carries over to the next tick). */
+    private final Map<String, Double> returnBudget = new HashMap<>();
+    private long lastRunNanos = System.nanoTime();
+    private long lastCountMs;
+    private int nextSlot;
+    private volatile ParkedCounts counts = new ParkedCounts(0, List.of(), new long[0]);
+
+    /**
+     * @param rateLimitOf the rate limit of the pattern a target falls under (messages per second), 0 when it has none
+     * @param callerId    this instance's id in the parking turn
+     * @param intervalMs  how often the timer runs: the turn lasts a few of them
+     */
+    public ParkedTargetsWork(ParkedTargets parked, ToIntFunction<String> rateLimitOf, String callerId, long redisTimeoutMs, long intervalMs) {
+        this.parked = parked;
+        this.store = parked.store();
+        this.settings = parked.settings();
+        this.rateLimitOf = rateLimitOf;
+        this.callerId = callerId;
+        this.redisTimeoutMs = redisTimeoutMs;
+        this.turnMs = Math.max(2_000, 5 * intervalMs);
+    }
+
+    /** Parked messages over every slot, as last counted (every second while any target has a state). */
+    public long parkedMessages() {
+        return counts.parked();
+    }
+
+    /** Targets of that kind, as last read. */
+    public long targets(Kind kind) {
+        return parked.states().stream().filter(s -> s.kind() == kind).count();
+    }
+
+    /** Camel bean method: one round of the work. */
+    public void run() {
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastRunNanos);
+        lastRunNanos = System.nanoTime();
+        try {
+            TargetStates read = await(parked.refresh());
+            if (read.states().isEmpty()) {
+                counts = new ParkedCounts(0, List.of(), new long[0]);
+                returnBudget.clear();
+                return;
+            }
+            countNowAndThen(read);
+            if (!await(store.takeTurn(callerId, turnMs))) {
+                return;
+            }
+            for (TargetState state : read.states()) {
+                switch (state.kind()) {
+                    case PARKED -> {
+                        expire(state, read.redisNow());
+                        probe(state, read.redisNow());
+                    }
+                    case RETURNING -> returnBacklog(state, elapsedMs);
+                    case PAUSED -> store.parkInEverySlot(state.target(), true); // in case a change stopped halfway
+                }
+            }
+            returnBudget.keySet().retainAll(read.states().stream().filter(s -> s.kind() == Kind.RETURNING).map(TargetState::target).toList());
+        } catch (Exception e) {
+            LOG.debug("parked targets' work skipped this round: {}", Failures.rootMessage(e));
+        }
+    }
+
+    private void countNowAndThen(TargetStates read) throws Exception {
+        long now = System.currentTimeMillis();
+        if (now - lastCountMs >= COUNT_EVERY_MS) {
+            lastCountMs = now;
+            counts = await(store.count(read.states().stream().map(TargetState::target).toList()));
+        }
+    }
+
+    private void probe(TargetState state, long now) throws Exception {
+        if (now < state.nextProbeAt()) {
+            return;
+        }
+        long nextBackoff = Math.min(settings.maxProbeMs(), state.probeBackoffMs() * 2);
+        TargetState next = new TargetState(state.target(), Kind.PARKED, state.since(), now + state.probeBackoffMs(), nextBackoff);
+        if (!await(store.changeState(state.target(), next, EnumSet.of(Kind.PARKED), false))) {
+            return;
+        }
+        store.parkInEverySlot(state.target(), true); // in case a change stopped halfway
+        int slots = store.slotCount();
+        long left = 0;
+        for (int i = 0; i < slots; i++) {
+            int slot = (nextSlot + i) % slots;
+            ParkedMoved moved = await(store.takeOut(slot, state.target(), 1, null));
+            left += moved.left();
+            if (moved.moved() > 0) {
+                nextSlot = (slot + 1) % slots;
+                LOG.info("probing parked target {} with one message (parked since {}; next probe in {} ms if this one fails)", state.target(),
+                        Instant.ofEpochMilli(state.since()), state.probeBackoffMs());
+                return;
+            }
+        }
+        if (left == 0) {
+            // nothing left to probe with: the target returns, and is parked again if its next message fails too
+            if (await(store.changeState(state.target(), new TargetState(state.target(), Kind.RETURNING, now, 0, 0), EnumSet.of(Kind.PARKED), false))) {
+                LOG.info("parked target {} has no parked message left to probe with; it is no longer parked", state.target());
+            }
+        }
+    }
+
+    private void expire(TargetState state, long now) throws Exception {
+        if (now - state.since() <= settings.maxAgeMs()) {
+            return;
+        }
+        long dueBefore = now - settings.maxAgeMs();
+        long taken = 0;
+        for (int slot = 0; slot < store.slotCount(); slot++) {
+            for (int call = 0; call < EXPIRY_CALLS_PER_SLOT; call++) {
+                ParkedMoved moved = await(store.takeOut(slot, state.target(), ParkingStore.MESSAGES_PER_CALL, dueBefore));
+                taken += moved.moved();
+                if (moved.moved() < ParkingStore.MESSAGES_PER_CALL) {
+                    break;
+                }
+            }
+        }
+        if (taken > 0) {
+            LOG.warn("{} messages of target {} have waited parked longer than bridge.retry.max-age-ms ({} ms); they are dead-lettered as"
+                    + " publish-failed", taken, state.target(), settings.maxAgeMs());
+        }
+    }
+
+    private void returnBacklog(TargetState state, long elapsedMs) throws Exception {
+        String target = state.target();
+        await(store.parkInEverySlot(target, false)); // before the last look at the indexes: no claim parks it after that
+        int limit = rateLimitOf.applyAsInt(target);
+        double rate = limit > 0 ? Math.min(limit, settings.returnRatePerSecond()) : settings.returnRatePerSecond();
+        double budget = Math.min(rate, returnBudget.getOrDefault(target, 0.0) + rate * elapsedMs / 1000.0);
+        int slots = store.slotCount();
+        boolean everySlotEmpty = true;
+        int visited = 0;
+        for (; visited < slots && budget >= 1; visited++) {
+            int slot = (nextSlot + visited) % slots;
+            ParkedMoved moved = await(store.returnParked(slot, target, (int) Math.min(budget, ParkingStore.MESSAGES_PER_CALL)));
+            budget -= moved.moved();
+            everySlotEmpty &= moved.left() == 0;
+        }
+        nextSlot = (nextSlot + Math.max(1, visited)) % slots;
+        returnBudget.put(target, budget);
+        if (visited == slots && everySlotEmpty
+                && await(store.changeState(target, null, EnumSet.of(Kind.RETURNING), false))) {
+            returnBudget.remove(target);
+            LOG.info("target {} has every parked message back in the due set", target);
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> call) throws Exception {
+        return call.get(redisTimeoutMs, TimeUnit.MILLISECONDS);
+    }
+}
