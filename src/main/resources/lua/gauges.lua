@@ -15,11 +15,13 @@
   ARGV[4] third due-soon window in ms (1 h)
 
   Returns: { now, pending, inFlight, overdue, oldestDue, dead, dueSoonMinute, dueSoonTenMinutes, dueSoonHour }
-    oldestDue  due time of the earliest pending message (epoch ms), or -1 if none
+    pending    messages waiting in the due set, parked ones included (lib/parked)
+    oldestDue  due time of the earliest pending message that is not parked (epoch ms), or -1 if none
     dueSoon*   pending messages not yet due that fall due within ARGV[2], [3], [4]: due time in (now, now + window]
 ]]
 -- @include lib/redisNow
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+-- @include lib/parked
+local first = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. PARKED_OFFSET, 'WITHSCORES', 'LIMIT', 0, 1)
 local oldestDue = -1
 if first[2] then oldestDue = tonumber(first[2]) end
 return {

@@ -10,7 +10,8 @@
   the ids are expanded from them for display. With a group (ARGV[8]) the group's index is paged instead of the due
   set, so the cost follows the group's size, not the backlog's: its score is the due time as scheduled (a retry's
   backoff does not move it) and its entries that are not pending (in flight, or stale) are skipped. The group of each
-  message is read from its envelope only when its flags byte says it has one (lib/groups).
+  message is read from its envelope only when its flags byte says it has one (lib/groups). Parked messages (lib/parked) sit
+  after all others in the due set's order, and are listed with their due time.
 
   KEYS[1] due set   ZSET  member = message member (lib/memberIds), score = due time (epoch ms)
   KEYS[2] payloads  HASH  field = message member, value = envelope in its stored form (lib/internNames)
@@ -44,6 +45,7 @@
 -- @include lib/memberIds
 -- @include lib/globMatch
 -- @include lib/groups
+-- @include lib/parked
 local codes = nameCodes(KEYS[4])
 local names = namesExpander(codes)
 local ids = memberIds(codes)
@@ -58,5 +60,5 @@ return scanFrom(scanned, ARGV[1], ARGV[2], ARGV[7] == '1', ARGV[3], tonumber(ARG
   if not envelope then return nil end
   local target = names.target(envelope)
   if wanted and not wanted(target) then return nil end
-  return { ids.toId(member) or false, due, tonumber(redis.call('HGET', KEYS[3], member) or 0), #envelope, target, member, groupOf(envelope) or false }
+  return { ids.toId(member) or false, dueOfScore(due), tonumber(redis.call('HGET', KEYS[3], member) or 0), #envelope, target, member, groupOf(envelope) or false }
 end)

@@ -14,11 +14,14 @@
   ARGV[1] dedupe window in ms (only deliveries within it are counted)
   ARGV[2] cancel window in ms (only cancels within it are counted)
 
-  Returns: { now, pending, inFlight, delivered, cancelled, dead, nextDue }
-    nextDue  due time of the earliest pending message (epoch ms), or -1 if none
+  Returns: { now, pending, inFlight, delivered, cancelled, dead, nextDue, parked }
+    pending  messages waiting in the due set, parked ones included
+    nextDue  due time of the earliest pending message that is not parked (epoch ms), or -1 if none
+    parked   pending messages parked with their target (lib/parked)
 ]]
 -- @include lib/redisNow
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+-- @include lib/parked
+local first = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. PARKED_OFFSET, 'WITHSCORES', 'LIMIT', 0, 1)
 local nextDue = -1
 if first[2] then nextDue = tonumber(first[2]) end
 return {
@@ -28,5 +31,6 @@ return {
   redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[1])), '+inf'),
   redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[2])), '+inf'),
   redis.call('HLEN', KEYS[5]),
-  nextDue
+  nextDue,
+  redis.call('ZCOUNT', KEYS[1], PARKED_OFFSET, '+inf')
 }

@@ -70,6 +70,7 @@ public final class MessageQueries {
         StoreStats stats = StoreAnswers.await(store.stats(), redisTimeoutMs);
         Map<String, Object> counts = new LinkedHashMap<>();
         counts.put("pending", stats.pending());
+        counts.put("parked", stats.parked());
         counts.put("inFlight", stats.inFlight());
         counts.put("delivered", stats.delivered());
         counts.put("cancelled", stats.cancelled());

@@ -13,6 +13,7 @@ import static io.github.redisdelaybridge.store.script.SlotKey.NAMES;
 import static io.github.redisdelaybridge.store.script.SlotKey.PAYLOADS;
 
 import io.github.redisdelaybridge.store.Keys;
+import io.github.redisdelaybridge.store.ParkedScore;
 import io.github.redisdelaybridge.store.script.Reply;
 import io.github.redisdelaybridge.store.script.ScriptCall;
 import io.github.redisdelaybridge.store.script.ScriptContract;
@@ -39,9 +40,10 @@ public final class InspectScript {
     }
 
     private static MessageFacts factsOf(Reply<Head, Reply.None> reply, String messageId) {
-        return new MessageFacts(messageId, reply.number(Head.NOW), reply.numberOrNull(Head.DUE), reply.numberOrNull(Head.LEASE_UNTIL),
+        Long score = reply.numberOrNull(Head.DUE);
+        return new MessageFacts(messageId, reply.number(Head.NOW), score == null ? null : ParkedScore.dueOf(score), reply.numberOrNull(Head.LEASE_UNTIL),
                 (int) reply.number(Head.ATTEMPTS), reply.bytes(Head.ENVELOPE), reply.numberOrNull(Head.DELIVERED_AT),
                 reply.numberOrNull(Head.CANCELLED_AT), reply.numberOrNull(Head.DEAD_AT), reply.bytes(Head.DEAD_RECORD),
-                reply.numberOrNull(Head.SIZE));
+                reply.numberOrNull(Head.SIZE), score != null && ParkedScore.isParked(score));
     }
 }

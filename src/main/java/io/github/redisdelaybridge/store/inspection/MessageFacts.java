@@ -18,6 +18,7 @@ import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
  * @param deadRecord  the dead-letter record ({@code deadletter/DeadLetterCodec}), when it is a dead letter
  * @param envelopeSize bytes the envelope takes in Redis (its stored form, smaller than the wire form), when
  *                    pending or in flight
+ * @param parked      pending, parked with its target (failing or paused): {@code dueAt} is its due time all the same
  */
 public record MessageFacts(
         String messageId,
@@ -30,7 +31,14 @@ public record MessageFacts(
         Long cancelledAt,
         Long deadAt,
         byte[] deadRecord,
-        Long envelopeSize) {
+        Long envelopeSize,
+        boolean parked) {
+
+    /** Of a message that is not parked. */
+    public MessageFacts(String messageId, long redisNow, Long dueAt, Long leaseUntil, int attempts, byte[] envelope, Long deliveredAt,
+                        Long cancelledAt, Long deadAt, byte[] deadRecord, Long envelopeSize) {
+        this(messageId, redisNow, dueAt, leaseUntil, attempts, envelope, deliveredAt, cancelledAt, deadAt, deadRecord, envelopeSize, false);
+    }
 
     /** Live states first (what will happen next matters most), then the records of what happened. */
     public MessageState state() {
@@ -38,7 +46,7 @@ public record MessageFacts(
             return MessageState.IN_FLIGHT;
         }
         if (dueAt != null && envelope != null) {
-            return MessageState.PENDING;
+            return parked ? MessageState.PARKED : MessageState.PENDING;
         }
         if (deadRecord != null) {
             return MessageState.DEAD;

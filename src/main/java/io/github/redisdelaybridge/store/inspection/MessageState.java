@@ -4,6 +4,8 @@ package io.github.redisdelaybridge.store.inspection;
 public enum MessageState {
     /** Waiting in the due set. */
     PENDING("pending"),
+    /** Waiting in the due set, parked with its target (failing or paused): it can be cancelled or rescheduled like a pending one. */
+    PARKED("parked"),
     /** Claimed by an instance and being published; can no longer be cancelled or rescheduled. */
     IN_FLIGHT("in-flight"),
     /** Published and acknowledged within the dedupe window (older deliveries are forgotten). */

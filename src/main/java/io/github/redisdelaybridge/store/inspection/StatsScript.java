@@ -18,8 +18,8 @@ import io.github.redisdelaybridge.store.script.ScriptContract;
  */
 public final class StatsScript {
 
-    /** {@code Returns: { now, pending, inFlight, delivered, cancelled, dead, nextDue }}. */
-    enum Head { NOW, PENDING, IN_FLIGHT, DELIVERED, CANCELLED, DEAD, NEXT_DUE }
+    /** {@code Returns: { now, pending, inFlight, delivered, cancelled, dead, nextDue, parked }}. */
+    enum Head { NOW, PENDING, IN_FLIGHT, DELIVERED, CANCELLED, DEAD, NEXT_DUE, PARKED }
 
     static final ScriptContract<Reply<Head, Reply.None>> CONTRACT =
             ScriptContract.returning(Reply.shape(Head.class), "stats", DUE, IN_FLIGHT, DELIVERED, CANCELLED, DEAD_LETTERS);
@@ -34,6 +34,6 @@ public final class StatsScript {
 
     private static StoreStats statsOf(Reply<Head, Reply.None> reply) {
         return new StoreStats(reply.number(Head.NOW), reply.number(Head.PENDING), reply.number(Head.IN_FLIGHT), reply.number(Head.DELIVERED),
-                reply.number(Head.CANCELLED), reply.number(Head.DEAD), reply.number(Head.NEXT_DUE));
+                reply.number(Head.CANCELLED), reply.number(Head.DEAD), reply.number(Head.NEXT_DUE), reply.number(Head.PARKED));
     }
 }

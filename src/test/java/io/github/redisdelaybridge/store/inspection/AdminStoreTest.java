@@ -314,7 +314,7 @@ class AdminStoreTest {
 
         StoreStats stats = await(store.inspection().stats());
 
-        assertThat(stats).isEqualTo(new StoreStats(stats.redisNow(), 6, 1, 1, 2, 2, now - 5_000));
+        assertThat(stats).isEqualTo(new StoreStats(stats.redisNow(), 6, 1, 1, 2, 2, now - 5_000, 0));
         assertThat(stats.oldestOverdueMs()).isGreaterThanOrEqualTo(5_000).isLessThan(60_000);
     }
 
@@ -322,7 +322,7 @@ class AdminStoreTest {
     void statsOfAnEmptyStore() throws Exception {
         StoreStats stats = await(store.inspection().stats());
 
-        assertThat(stats).isEqualTo(new StoreStats(stats.redisNow(), 0, 0, 0, 0, 0, -1));
+        assertThat(stats).isEqualTo(new StoreStats(stats.redisNow(), 0, 0, 0, 0, 0, -1, 0));
         assertThat(stats.oldestOverdueMs()).isZero();
     }
 
