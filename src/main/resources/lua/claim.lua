@@ -80,24 +80,33 @@ local result = { now, -1, leaseUntil, -1 }
 if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local parkedTargets = {}
   for _, target in ipairs(redis.call('SMEMBERS', KEYS[9])) do parkedTargets[target] = true end
-  local envelopes = redis.call('HMGET', KEYS[3], unpack((function()
-    local members = {}
-    for i = 1, #due, 2 do members[#members + 1] = due[i] end
-    return members
-  end)()))
+  local dueMembers = {}
+  for i = 1, #due, 2 do dueMembers[#dueMembers + 1] = due[i] end
+  local envelopes = redis.call('HMGET', KEYS[3], unpack(dueMembers))
   local names = namesExpander(nameCodes(KEYS[5]))
-  local kept = {}
+  -- the exemptions set is empty but for a probe or an expiry in progress: no command per message to ask it otherwise
+  local anyExempt = redis.call('SCARD', KEYS[11]) > 0
+  -- one ZADD for the due set and one per target index, not one per message: a dead target's backlog falls due in bulk
+  local kept, parkedScores, byTarget = {}, {}, {}
   for i = 1, #due, 2 do
     local member, score = due[i], tonumber(due[i + 1])
     local envelope = envelopes[(i + 1) / 2]
     local target = envelope and names.target(envelope)
-    if target and parkedTargets[target] and redis.call('SREM', KEYS[11], member) == 0 then
-      redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
-      redis.call('ZADD', KEYS[10] .. target, score, member)
+    if target and parkedTargets[target] and not (anyExempt and redis.call('SREM', KEYS[11], member) == 1) then
+      parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
+      parkedScores[#parkedScores + 1] = member
+      local index = byTarget[target]
+      if not index then index = {}; byTarget[target] = index end
+      index[#index + 1] = score
+      index[#index + 1] = member
     else
       kept[#kept + 1] = member
       kept[#kept + 1] = due[i + 1]
     end
+  end
+  if #parkedScores > 0 then
+    redis.call('ZADD', KEYS[1], 'XX', unpack(parkedScores))
+    for target, index in pairs(byTarget) do redis.call('ZADD', KEYS[10] .. target, unpack(index)) end
   end
   due = kept
 end
