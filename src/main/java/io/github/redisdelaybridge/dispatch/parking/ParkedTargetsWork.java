@@ -143,8 +143,9 @@ public final class ParkedTargetsWork {
                 return;
             }
         }
-        if (left == 0) {
-            // nothing left to probe with: the target returns, and is parked again if its next message fails too
+        if (left == 0 && state.probeBackoffMs() >= settings.maxProbeMs()) {
+            // nothing left to probe with for a while (its last messages may still be retried, not yet parked, just after it
+            // was parked): the target returns, and is parked again if its next messages fail too
             if (await(store.changeState(state.target(), new TargetState(state.target(), Kind.RETURNING, now, 0, 0), EnumSet.of(Kind.PARKED), false))) {
                 LOG.info("parked target {} has no parked message left to probe with; it is no longer parked", state.target());
             }
