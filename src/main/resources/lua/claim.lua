@@ -72,7 +72,8 @@
 -- @include lib/redisNow
 -- @include lib/leases
 -- @include lib/parked
--- @include lib/expandNames
+-- @include lib/nameCodes
+-- @include lib/envelopeTarget
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
@@ -83,7 +84,22 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local dueMembers = {}
   for i = 1, #due, 2 do dueMembers[#dueMembers + 1] = due[i] end
   local envelopes = redis.call('HMGET', KEYS[3], unpack(dueMembers))
-  local names = namesExpander(nameCodes(KEYS[5]))
+  -- a stored payload names its target by code: the parked targets' codes are looked up once, never a payload expanded
+  local codes = nameCodes(KEYS[5])
+  local tag, parkedByCode = codes.tag(), {}
+  for target in pairs(parkedTargets) do
+    local code = codes.knownCode(target)
+    if code then parkedByCode[code] = target end
+  end
+  local function parkedTargetOf(envelope)
+    local head = string.byte(envelope, 2)
+    if head and head >= 0x80 then
+      if string.byte(envelope, 1) ~= tag then return nil end
+      return parkedByCode[readVarint(envelope, 3) or -1]
+    end
+    local target = envelopeTarget(envelope, 1)
+    return target and parkedTargets[target] and target
+  end
   -- the exemptions set is empty but for a probe or an expiry in progress: no command per message to ask it otherwise
   local anyExempt = redis.call('SCARD', KEYS[11]) > 0
   -- one ZADD for the due set and one per target index, not one per message: a dead target's backlog falls due in bulk
@@ -91,8 +107,8 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   for i = 1, #due, 2 do
     local member, score = due[i], tonumber(due[i + 1])
     local envelope = envelopes[(i + 1) / 2]
-    local target = envelope and names.target(envelope)
-    if target and parkedTargets[target] and not (anyExempt and redis.call('SREM', KEYS[11], member) == 1) then
+    local target = envelope and parkedTargetOf(envelope)
+    if target and not (anyExempt and redis.call('SREM', KEYS[11], member) == 1) then
       parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
       parkedScores[#parkedScores + 1] = member
       local index = byTarget[target]
