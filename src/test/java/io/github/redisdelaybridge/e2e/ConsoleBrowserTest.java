@@ -103,7 +103,7 @@ class ConsoleBrowserTest {
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1200",
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1700",
                 "--lang=en-US", "--hide-scrollbars");
         // chromedriver's own output goes to a file: nothing from the child processes reaches the test JVM's streams
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort()
