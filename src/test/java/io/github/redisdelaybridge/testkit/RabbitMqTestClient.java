@@ -164,6 +164,13 @@ public final class RabbitMqTestClient implements AutoCloseable {
         throw new IllegalStateException("queue " + queue + " not listed by rabbitmqctl: " + listing);
     }
 
+    /** Messages ready in a queue now, as a passive declare answers (no statistics interval in between). */
+    public int readyNow(String queue) {
+        int[] count = {0};
+        io(() -> count[0] = channel.queueDeclarePassive(queue).getMessageCount());
+        return count[0];
+    }
+
     /** Messages in a queue, ready and unacknowledged together. */
     public int readyAndUnackedTotal(String queue) {
         long[] counts = readyAndUnacked(queue);

@@ -17,7 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * connection (clients then get "connection refused", as from a broker that is down), {@link #restore()} listens again on
  * the same port. {@link #pause()} keeps every connection open but passes no byte either way until {@link #resume()}: a
  * replica whose replication link runs through it then lacks what its master wrote meanwhile, and acknowledges nothing
- * (unlike a stopped process, whose socket buffer still takes the bytes in). Bytes pass through unchanged.
+ * (unlike a stopped process, whose socket buffer still takes the bytes in). {@link #pauseAnswers()} holds only what the
+ * server sends: a broker then receives every publish and confirms none, as one that stalls. Bytes pass through unchanged.
  */
 public final class TcpRelay implements AutoCloseable {
 
@@ -27,6 +28,7 @@ public final class TcpRelay implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket listener;
     private volatile boolean paused;
+    private volatile boolean answersPaused;
 
     public TcpRelay(String targetHost, int targetPort) {
         this.targetHost = targetHost;
@@ -53,9 +55,15 @@ public final class TcpRelay implements AutoCloseable {
         paused = true;
     }
 
+    /** Holds every byte the server sends from now on, until {@link #resume()}; what clients send passes. */
+    public void pauseAnswers() {
+        answersPaused = true;
+    }
+
     /** Passes the held bytes on, and every byte after them. */
     public void resume() {
         paused = false;
+        answersPaused = false;
     }
 
     /** Accepts and relays connections again, on the same port. */
@@ -94,20 +102,21 @@ public final class TcpRelay implements AutoCloseable {
                     closeQuietly(upstream);
                     return;
                 }
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, false);
+                pump(upstream, client, true);
             } catch (IOException refused) {
                 closeQuietly(client);
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    /** {@code answers}: the bytes go from the server to a client. */
+    private void pump(Socket from, Socket to, boolean answers) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[64 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
-                    while (paused && !to.isClosed()) {
+                    while ((paused || answers && answersPaused) && !to.isClosed()) {
                         Thread.sleep(10);
                     }
                     out.write(buffer, 0, n);
