@@ -42,6 +42,15 @@ final class StoreLoader {
             return #m
             """;
 
+    /** Benchmark-side re-timing: adds ARGV[1] to the score of every member of a due set scored ARGV[2] or later. */
+    private static final String SHIFT = """
+            local m = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf', 'WITHSCORES')
+            for i = 1, #m, 2 do
+              redis.call('ZADD', KEYS[1], tonumber(m[i + 1]) + tonumber(ARGV[1]), m[i])
+            end
+            return #m / 2
+            """;
+
     private StoreLoader() {
     }
 
@@ -73,13 +82,19 @@ final class StoreLoader {
     /** Like {@link #load(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, to any target. */
     static void loadTo(StoreFaces store, IntFunction<String> idOf, int from, int count, DueTime due, String target, byte[] body)
             throws Exception {
+        loadTo(store, idOf, from, count, i -> due, target, body);
+    }
+
+    /** Like {@link #loadTo(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, each message due as {@code dueOf(i)} says. */
+    static void loadTo(StoreFaces store, IntFunction<String> idOf, int from, int count, IntFunction<DueTime> dueOf, String target,
+                       byte[] body) throws Exception {
         Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
         int chunk = 2_000;
         for (int start = from; start < from + count; start += chunk) {
             List<ScheduleRequest> requests = new ArrayList<>(chunk);
             for (int i = start; i < Math.min(from + count, start + chunk); i++) {
                 String id = idOf.apply(i);
-                requests.add(new ScheduleRequest(id, due, envelopeTo(id, i, target, body)));
+                requests.add(new ScheduleRequest(id, dueOf.apply(i), envelopeTo(id, i, target, body)));
             }
             inFlight.add(store.ingest().schedule(requests));
             if (inFlight.size() >= 8) {
@@ -121,6 +136,19 @@ final class StoreLoader {
                 throw new IllegalStateException("a benchmark message was not stored: " + result.outcome());
             }
         }
+    }
+
+    /**
+     * Moves the pending messages of a key prefix due at {@code from} or later by {@code byMs}, keeping their spacing, in one
+     * script per slot: for messages loaded far ahead and then put where a scenario, only now timed, needs them.
+     */
+    static long shift(RedisClusterCommands<String, String> redis, Keys keys, long from, long byMs) {
+        long total = 0;
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            Long moved = redis.eval(SHIFT, ScriptOutputType.INTEGER, new String[] {keys.due(slot)}, Long.toString(byMs), Long.toString(from));
+            total += moved;
+        }
+        return total;
     }
 
     /**
