@@ -42,14 +42,19 @@ final class StoreLoader {
             return #m
             """;
 
-    /** Benchmark-side re-timing: adds ARGV[1] to the score of every member of a due set scored ARGV[2] or later. */
-    private static final String SHIFT = """
-            local m = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf', 'WITHSCORES')
+    /**
+     * Benchmark-side re-timing: moves up to ARGV[3] members of a due set scored ARGV[2] or later ARGV[1] ms earlier; returns
+     * how many it moved.
+     */
+    private static final String MOVE_EARLIER = """
+            local m = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
             for i = 1, #m, 2 do
-              redis.call('ZADD', KEYS[1], tonumber(m[i + 1]) + tonumber(ARGV[1]), m[i])
+              redis.call('ZADD', KEYS[1], tonumber(m[i + 1]) - tonumber(ARGV[1]), m[i])
             end
             return #m / 2
             """;
+    /** Members one re-timing call moves at most: about 40 ms of Redis's time, so that a bridge running meanwhile is not held up long. */
+    private static final int MOVE_CHUNK = 10_000;
 
     private StoreLoader() {
     }
@@ -139,14 +144,19 @@ final class StoreLoader {
     }
 
     /**
-     * Moves the pending messages of a key prefix due at {@code from} or later by {@code byMs}, keeping their spacing, in one
-     * script per slot: for messages loaded far ahead and then put where a scenario, only now timed, needs them.
+     * Moves the pending messages of a key prefix due at {@code from} or later {@code byMs} earlier, keeping their spacing, in
+     * calls of {@value #MOVE_CHUNK} per slot: for messages loaded far ahead, then put where a scenario, only now timed, needs
+     * them (while a bridge runs). {@code byMs} must exceed the span of those messages, so that none is moved twice.
      */
-    static long shift(RedisClusterCommands<String, String> redis, Keys keys, long from, long byMs) {
+    static long moveEarlier(RedisClusterCommands<String, String> redis, Keys keys, long from, long byMs) {
         long total = 0;
         for (int slot = 0; slot < keys.slotCount(); slot++) {
-            Long moved = redis.eval(SHIFT, ScriptOutputType.INTEGER, new String[] {keys.due(slot)}, Long.toString(byMs), Long.toString(from));
-            total += moved;
+            long moved;
+            do {
+                moved = redis.eval(MOVE_EARLIER, ScriptOutputType.INTEGER, new String[] {keys.due(slot)}, Long.toString(byMs),
+                        Long.toString(from), Integer.toString(MOVE_CHUNK));
+                total += moved;
+            } while (moved == MOVE_CHUNK);
         }
         return total;
     }
