@@ -22,6 +22,15 @@ final class LatenessTimeline {
         count++;
     }
 
+    /** "p99 by second of due time: 3 4 40 ..." over [{@code fromDue}, {@code toDue}): where in a window the late ones were. */
+    synchronized String p99BySecond(long fromDue, long toDue) {
+        StringBuilder line = new StringBuilder("p99 by second of due time:");
+        for (long second = fromDue; second < toDue; second += 1_000) {
+            line.append(' ').append(window(second, Math.min(toDue, second + 1_000)).percentile(99));
+        }
+        return line.toString();
+    }
+
     /** The lateness of the arrivals due in [{@code fromDue}, {@code toDue}). */
     synchronized LatencyRecorder window(long fromDue, long toDue) {
         LatencyRecorder window = new LatencyRecorder();

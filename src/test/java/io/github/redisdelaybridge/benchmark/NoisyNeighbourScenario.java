@@ -118,20 +118,20 @@ final class NoisyNeighbourScenario {
                     downFrom - System.currentTimeMillis(), System.currentTimeMillis() - retimeStart);
 
             sleepUntil(aloneFrom);
-            CpuMeter cpu = env.cpu();
+            PhaseMeter phase = new PhaseMeter(env);
             sleepUntil(downFrom);
-            String cpuAlone = cpu.stop();
-            cpu = env.cpu();
+            String cpuAlone = phase.stop();
+            phase = new PhaseMeter(env);
             sleepUntil(downTo);
-            String cpuADown = cpu.stop();
+            String cpuADown = phase.stop();
 
             env.createTopics(1, targetA);
             long topicCreatedAt = System.currentTimeMillis();
             try (ArrivalRecorder arrivalsA = new ArrivalRecorder(env.bootstrap, targetA, 1, dueAt -> false)) {
                 BenchEnvironment.awaitMillis(() -> arrivalsA.arrivals() > 0, A_STALL_MS, 5);
-                cpu = env.cpu();
+                phase = new PhaseMeter(env);
                 boolean drained = BenchEnvironment.awaitCount(arrivalsA::arrivals, aCount, A_STALL_MS, 10) >= 0;
-                String cpuADrains = cpu.stop();
+                String cpuADrains = phase.stop();
                 sendingB.set(false);
                 loadB.join();
                 arrivalsB.await(sentB[0], DELAY_MS + 30_000);
@@ -145,6 +145,9 @@ final class NoisyNeighbourScenario {
                                 + " %,d ms after its topic exists, drained at %,.0f msg/s%s%n", result.bAlone().summary("ms"), cpuAlone,
                         result.bADown().summary("ms"), cpuADown, result.bADrains().summary("ms"), cpuADrains, delivery.missing(), delivery.duplicates(),
                         result.firstDeliveryAfterTopicMs(), result.aDrainRate(), drained ? "" : " (stalled: not every message arrived)");
+                System.out.printf("noisy neighbour: B alone, %s%nnoisy neighbour: B while A is down, %s%nnoisy neighbour: B while A drains, %s%n",
+                        b.p99BySecond(aloneFrom, downFrom), b.p99BySecond(downFrom, downTo),
+                        b.p99BySecond(arrivalsA.firstArrivalMs(), arrivalsA.lastArrivalMs()));
                 return result;
             }
         } finally {
@@ -154,6 +157,25 @@ final class NoisyNeighbourScenario {
             }
             BenchEnvironment.stopBridges(bridges);
             env.deleteKeys(env.prefix(name));
+        }
+    }
+
+    /** What one phase cost the machine: CPU by process, and the script calls Redis ran (each of the bridge's Redis operations is one). */
+    private static final class PhaseMeter {
+
+        private final BenchEnvironment env;
+        private final CpuMeter cpu;
+        private final BenchEnvironment.ScriptCalls scriptsBefore;
+        private final long startMs = System.currentTimeMillis();
+
+        PhaseMeter(BenchEnvironment env) {
+            this.env = env;
+            this.cpu = env.cpu();
+            this.scriptsBefore = env.scriptCalls();
+        }
+
+        String stop() {
+            return cpu.stop() + "; " + env.scriptCalls().since(scriptsBefore, System.currentTimeMillis() - startMs);
         }
     }
 
