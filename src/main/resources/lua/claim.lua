@@ -36,7 +36,10 @@
   A due message whose target is in the parked targets is parked instead (lib/parked: it stays in the due set, out of
   every claim's reach, and enters its target's parked index), unless it is in the parking exemptions, which this call
   then removes it from: so a dead or paused target's messages are read once, not claimed again and again, and the other
-  targets' claims never see them. While no target is parked, this costs one EXISTS.
+  targets' claims never see them. A call that parks also parks the parked targets' messages that follow in the due set,
+  up to the first message of another target (or exempt), within PARK_AHEAD_MS and at most PARK_AHEAD_MAX of them: else
+  each of them, falling due, would be the next due time the caller sleeps until, and wake it for a claim that only parks
+  it (a dead target's steady flow then cost as many claims as messages). While no target is parked, this costs one EXISTS.
 
   The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
   (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
@@ -73,6 +76,8 @@
 -- @include lib/leases
 -- @include lib/parked
 -- @include lib/expandNames
+-- how far past what it claims a call that parks looks for more of the parked targets' messages (see above)
+local PARK_AHEAD_MS, PARK_AHEAD_MAX = 1000, 200
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
@@ -86,7 +91,7 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
     return members
   end)()))
   local names = namesExpander(nameCodes(KEYS[5]))
-  local kept = {}
+  local kept, parkedAny = {}, false
   for i = 1, #due, 2 do
     local member, score = due[i], tonumber(due[i + 1])
     local envelope = envelopes[(i + 1) / 2]
@@ -94,12 +99,32 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
     if target and parkedTargets[target] and redis.call('SREM', KEYS[11], member) == 0 then
       redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
       redis.call('ZADD', KEYS[10] .. target, score, member)
+      parkedAny = true
     else
       kept[#kept + 1] = member
       kept[#kept + 1] = due[i + 1]
     end
   end
   due = kept
+  -- parked ahead of their due time: nothing is sent early, as a parked message keeps its due time in its index, returns
+  -- to the due set at it, and is taken out for a probe only once due (ParkedTargetsWork)
+  if parkedAny then
+    local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. claimUpTo, claimUpTo + PARK_AHEAD_MS, 'WITHSCORES', 'LIMIT', 0,
+      PARK_AHEAD_MAX)
+    if #ahead > 0 then
+      local members = {}
+      for i = 1, #ahead, 2 do members[#members + 1] = ahead[i] end
+      local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(members))
+      for i = 1, #ahead, 2 do
+        local member, score = ahead[i], tonumber(ahead[i + 1])
+        local envelope = aheadEnvelopes[(i + 1) / 2]
+        local target = envelope and names.target(envelope)
+        if not (target and parkedTargets[target]) or redis.call('SISMEMBER', KEYS[11], member) == 1 then break end
+        redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
+        redis.call('ZADD', KEYS[10] .. target, score, member)
+      end
+    end
+  end
 end
 if #due > 0 then
   result[4] = tonumber(redis.call('HGET', KEYS[5], 'tag')) or -1
