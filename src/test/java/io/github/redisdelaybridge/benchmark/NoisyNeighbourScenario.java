@@ -15,9 +15,9 @@ import org.apache.kafka.common.header.Header;
  * exist, so every publish to A fails (retriably) and A is parked; then A's topic is created, a probe gets through, and A's
  * parked backlog returns at its pattern's rate limit ({@value #A_RATE_LIMIT} msg/s; the parking return rate is set above it).
  *
- * <p>B runs unrecorded until the JIT compiler has settled, then B's lateness is recorded for every arrival and judged by due time over three windows: B alone (a phase as long as
- * A's), B while A's messages fall due and are parked, and B while A's backlog drains (A's first delivery to its last).
- * Bounds: B's p99 in the last two within {@value #P99_BOUND}x its p99 alone; none of A's messages lost; A drains at its rate
+ * <p>B runs unrecorded until the JIT compiler has settled; then B's lateness is recorded for every arrival and judged by due
+ * time over three windows: B alone (a phase as long as A's), B while A's messages fall due and are parked, and B while A's
+ * backlog drains (A's first delivery to its last). Bounds: B's p99 in the last two within {@value #P99_BOUND}x its p99 alone; none of A's messages lost; A drains at its rate
  * limit (0.9-1.1x).
  */
 final class NoisyNeighbourScenario {
@@ -28,7 +28,7 @@ final class NoisyNeighbourScenario {
     private static final long DELAY_MS = 1_000;
     /** Above A's limit, so that the pattern's rate is the one A returns at. */
     private static final int RETURN_RATE = 2 * A_RATE_LIMIT;
-    /** Time given to timing A's messages (about 40 ms per 10,000 of them) before B's recorded messages are sent. */
+    /** Time given to timing A's messages (about 25-40 ms of Redis per 10,000 of them) before B's recorded messages are sent. */
     private static final long RETIME_ALLOWANCE_MS = 2_000;
     /** Longest wait for A's next arrival: covers the probe's backoff (bridge.parking.max-probe-ms, 30 s) with room to spare. */
     private static final long A_STALL_MS = 60_000;
