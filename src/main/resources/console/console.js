@@ -1,6 +1,6 @@
 // The redis-delay-bridge console: plain JavaScript modules over the admin API (docs/observe.md, "Console"), no build
-// step. This one starts the page: the token form, the panels' wiring, and the poll of the counts, the chart and the
-// lateness.
+// step. This one starts the page: the token form, the panels' wiring, and the poll of the counts, the parked targets,
+// the chart and the lateness.
 import { fail, forgetToken, run, token, useToken } from './api.js';
 import { loadDeadLetters, wireDeadLetters } from './dead-letters.js';
 import { $, hideStatus } from './dom.js';
@@ -9,12 +9,13 @@ import { refreshLateness } from './lateness.js';
 import { wireMessages } from './messages.js';
 import { startPending, wirePending } from './pending.js';
 import { POLL_MS, refreshStats } from './stats.js';
+import { refreshTargets, wireTargets } from './targets.js';
 
 let pollFailed = false;
 
 async function poll() {
   try {
-    await Promise.all([refreshStats(), refreshDue()]);
+    await Promise.all([refreshStats(), refreshDue(), refreshTargets()]);
     if (pollFailed) hideStatus();
     pollFailed = false;
   } catch (error) {
@@ -51,6 +52,7 @@ wireToken();
 wireMessages();
 wirePending();
 wireDeadLetters();
+wireTargets();
 poll();
 startPending();
 run('List dead letters', () => loadDeadLetters(false));

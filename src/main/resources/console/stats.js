@@ -5,7 +5,7 @@ import { duration, instant, number, relative } from './format.js';
 
 export const POLL_MS = 5000;
 const HISTORY = 60; // polls kept for the trend: 5 minutes
-const COUNTS = ['pending', 'inFlight', 'delivered', 'cancelled', 'dead'];
+const COUNTS = ['pending', 'parked', 'inFlight', 'delivered', 'cancelled', 'dead'];
 
 const history = {};
 COUNTS.forEach(name => { history[name] = []; });

@@ -75,7 +75,8 @@
 -- @include lib/redisNow
 -- @include lib/leases
 -- @include lib/parked
--- @include lib/expandNames
+-- @include lib/nameCodes
+-- @include lib/envelopeTarget
 -- how far past what it claims a call that parks looks for more of the parked targets' messages (see above)
 local PARK_AHEAD_MS, PARK_AHEAD_MAX = 1000, 200
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
@@ -85,46 +86,69 @@ local result = { now, -1, leaseUntil, -1 }
 if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local parkedTargets = {}
   for _, target in ipairs(redis.call('SMEMBERS', KEYS[9])) do parkedTargets[target] = true end
-  local envelopes = redis.call('HMGET', KEYS[3], unpack((function()
-    local members = {}
-    for i = 1, #due, 2 do members[#members + 1] = due[i] end
-    return members
-  end)()))
-  local names = namesExpander(nameCodes(KEYS[5]))
-  local kept, parkedAny = {}, false
+  local dueMembers = {}
+  for i = 1, #due, 2 do dueMembers[#dueMembers + 1] = due[i] end
+  local envelopes = redis.call('HMGET', KEYS[3], unpack(dueMembers))
+  -- a stored payload names its target by code: the parked targets' codes are looked up once, never a payload expanded
+  local codes = nameCodes(KEYS[5])
+  local tag, parkedByCode = codes.tag(), {}
+  for target in pairs(parkedTargets) do
+    local code = codes.knownCode(target)
+    if code then parkedByCode[code] = target end
+  end
+  local function parkedTargetOf(envelope)
+    local head = string.byte(envelope, 2)
+    if head and head >= 0x80 then
+      if string.byte(envelope, 1) ~= tag then return nil end
+      return parkedByCode[readVarint(envelope, 3) or -1]
+    end
+    local target = envelopeTarget(envelope, 1)
+    return target and parkedTargets[target] and target
+  end
+  -- the exemptions set is empty but for a probe or an expiry in progress: no command per message to ask it otherwise
+  local anyExempt = redis.call('SCARD', KEYS[11]) > 0
+  -- one ZADD for the due set and one per target index, not one per message: a dead target's backlog falls due in bulk
+  local kept, parkedScores, byTarget = {}, {}, {}
+  local function park(member, score, target)
+    parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
+    parkedScores[#parkedScores + 1] = member
+    local index = byTarget[target]
+    if not index then index = {}; byTarget[target] = index end
+    index[#index + 1] = score
+    index[#index + 1] = member
+  end
   for i = 1, #due, 2 do
     local member, score = due[i], tonumber(due[i + 1])
     local envelope = envelopes[(i + 1) / 2]
-    local target = envelope and names.target(envelope)
-    if target and parkedTargets[target] and redis.call('SREM', KEYS[11], member) == 0 then
-      redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
-      redis.call('ZADD', KEYS[10] .. target, score, member)
-      parkedAny = true
+    local target = envelope and parkedTargetOf(envelope)
+    if target and not (anyExempt and redis.call('SREM', KEYS[11], member) == 1) then
+      park(member, score, target)
     else
       kept[#kept + 1] = member
       kept[#kept + 1] = due[i + 1]
     end
   end
-  due = kept
-  -- parked ahead of their due time: nothing is sent early, as a parked message keeps its due time in its index, returns
-  -- to the due set at it, and is taken out for a probe only once due (ParkedTargetsWork)
-  if parkedAny then
+  if #parkedScores > 0 then
+    -- parked ahead of their due time: nothing is sent early, as a parked message keeps its due time in its index, returns
+    -- to the due set at it, and is taken out for a probe only once due (ParkedTargetsWork)
     local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. claimUpTo, claimUpTo + PARK_AHEAD_MS, 'WITHSCORES', 'LIMIT', 0,
       PARK_AHEAD_MAX)
     if #ahead > 0 then
-      local members = {}
-      for i = 1, #ahead, 2 do members[#members + 1] = ahead[i] end
-      local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(members))
+      local aheadMembers = {}
+      for i = 1, #ahead, 2 do aheadMembers[#aheadMembers + 1] = ahead[i] end
+      local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(aheadMembers))
       for i = 1, #ahead, 2 do
         local member, score = ahead[i], tonumber(ahead[i + 1])
         local envelope = aheadEnvelopes[(i + 1) / 2]
-        local target = envelope and names.target(envelope)
-        if not (target and parkedTargets[target]) or redis.call('SISMEMBER', KEYS[11], member) == 1 then break end
-        redis.call('ZADD', KEYS[1], 'XX', PARKED_OFFSET + score, member)
-        redis.call('ZADD', KEYS[10] .. target, score, member)
+        local target = envelope and parkedTargetOf(envelope)
+        if not target or (anyExempt and redis.call('SISMEMBER', KEYS[11], member) == 1) then break end
+        park(member, score, target)
       end
     end
+    redis.call('ZADD', KEYS[1], 'XX', unpack(parkedScores))
+    for target, index in pairs(byTarget) do redis.call('ZADD', KEYS[10] .. target, unpack(index)) end
   end
+  due = kept
 end
 if #due > 0 then
   result[4] = tonumber(redis.call('HGET', KEYS[5], 'tag')) or -1

@@ -12,16 +12,17 @@
 
   Returns: { now, overdue, later, count1, count2, ... }
     overdue  pending messages due at or before now (not claimed yet)
-    later    pending messages due after the last bucket
+    later    pending messages due after the last bucket, parked ones not counted (lib/parked: they fall due with their target)
     count1   pending messages due in (now, now + width], count2 in (now + width, now + 2 width], ...
 ]]
 -- @include lib/redisNow
+-- @include lib/parked
 local width = tonumber(ARGV[1])
 local buckets = tonumber(ARGV[2])
 local reply = {
   now,
   redis.call('ZCOUNT', KEYS[1], '-inf', now),
-  redis.call('ZCOUNT', KEYS[1], '(' .. (now + buckets * width), '+inf')
+  redis.call('ZCOUNT', KEYS[1], '(' .. (now + buckets * width), '(' .. PARKED_OFFSET)
 }
 for i = 0, buckets - 1 do
   reply[#reply + 1] = redis.call('ZCOUNT', KEYS[1], '(' .. (now + i * width), now + (i + 1) * width)

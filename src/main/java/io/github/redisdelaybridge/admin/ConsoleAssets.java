@@ -18,7 +18,7 @@ public final class ConsoleAssets {
      */
     private static final List<String> FILES = List.of("index.html", "console.css", "pending.css",
             "console.js", "api.js", "dom.js", "format.js", "stats.js", "histogram.js", "lateness.js", "messages.js", "pending.js",
-            "dead-letters.js");
+            "dead-letters.js", "targets.js");
 
     /** By extension; JavaScript as {@code text/javascript}, the type a browser requires of a module script. */
     private static final Map<String, String> CONTENT_TYPES = Map.of(

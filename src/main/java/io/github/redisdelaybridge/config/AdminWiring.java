@@ -10,8 +10,11 @@ import io.github.redisdelaybridge.admin.GroupCommands;
 import io.github.redisdelaybridge.admin.GroupQueries;
 import io.github.redisdelaybridge.admin.MessageCommands;
 import io.github.redisdelaybridge.admin.MessageQueries;
+import io.github.redisdelaybridge.admin.TargetParkingApi;
 import io.github.redisdelaybridge.admin.OpenApiDocument;
+import io.github.redisdelaybridge.admin.TargetParkingApi;
 import io.github.redisdelaybridge.dispatch.Dispatcher;
+import io.github.redisdelaybridge.dispatch.parking.ParkedTargets;
 import io.github.redisdelaybridge.inbound.DueTimeParser;
 import io.github.redisdelaybridge.metrics.BridgeMetrics;
 import org.apache.camel.CamelContext;
@@ -30,7 +33,7 @@ final class AdminWiring {
 
     /** Binds the admin API's beans; returns who may call it, for the start-up line. */
     static AdminAuthorizer wire(CamelContext context, BridgeSettings settings, StoreWiring stores, InboundWiring inbound,
-                                Dispatcher dispatcher, BridgeMetrics metrics) {
+                                Dispatcher dispatcher, ParkedTargets parkedTargets, BridgeMetrics metrics) {
         Registry registry = context.getRegistry();
         long redisTimeoutMs = settings.redisTimeoutMs();
         DueTimeParser dueTimeParser = inbound.dueTimeParser();
@@ -48,6 +51,7 @@ final class AdminWiring {
         registry.bind("deadLetterQueries", new DeadLetterQueries(stores.inspectionStore(), redisTimeoutMs));
         registry.bind("deadLetterCommands", new DeadLetterCommands(stores.inspectionStore(), inbound.validator(), dueTimeParser, dispatcher,
                 redisTimeoutMs));
+        registry.bind("targetParkingApi", new TargetParkingApi(parkedTargets, stores.parkingStore(), redisTimeoutMs));
         registry.bind("dueHistogramQuery", new DueHistogramQuery(stores.inspectionStore(), redisTimeoutMs));
         registry.bind("openApiDocument", new OpenApiDocument());
         registry.bind("consoleAssets", new ConsoleAssets());

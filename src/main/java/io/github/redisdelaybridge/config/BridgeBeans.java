@@ -68,7 +68,8 @@ public final class BridgeBeans implements CamelConfiguration {
         dispatch.bind(registry, stores, settings, metrics.metrics());
         stores.bind(registry);
         registry.bind("bridgeMetrics", metrics.metrics());
-        AdminAuthorizer adminAuthorizer = AdminWiring.wire(context, settings, stores, inbound, dispatch.dispatcher(), metrics.metrics());
+        AdminAuthorizer adminAuthorizer = AdminWiring.wire(context, settings, stores, inbound, dispatch.dispatcher(), dispatch.parkedTargets(),
+                metrics.metrics());
 
         ClusterGauges clusterGauges = metrics.clusterGauges(stores.inspectionStore(), settings);
         InstanceIdGuard instanceIdGuard = HealthWiring.wire(context, settings, stores, dispatch.dispatcher(), clusterGauges,

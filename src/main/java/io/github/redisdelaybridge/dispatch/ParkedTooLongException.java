@@ -8,8 +8,10 @@ import java.time.Instant;
  */
 final class ParkedTooLongException extends RuntimeException {
 
-    ParkedTooLongException(String target, long originalDueAt, long parkedSince, long maxAgeMs) {
-        super("target " + target + " has been failing and parked since " + Instant.ofEpochMilli(parkedSince) + "; this message, due at "
-                + Instant.ofEpochMilli(originalDueAt) + ", waited longer than bridge.retry.max-age-ms (" + maxAgeMs + " ms)", null, false, false);
+    /** @param lastFailure the target's latest publish failure this instance saw, or null */
+    ParkedTooLongException(String target, long originalDueAt, long parkedSince, long maxAgeMs, String lastFailure) {
+        super("publishing to " + target + " has been failing, the target parked since " + Instant.ofEpochMilli(parkedSince)
+                + "; this message, due at " + Instant.ofEpochMilli(originalDueAt) + ", waited longer than bridge.retry.max-age-ms (" + maxAgeMs
+                + " ms)" + (lastFailure == null ? "" : "; last error: " + lastFailure), null, false, false);
     }
 }

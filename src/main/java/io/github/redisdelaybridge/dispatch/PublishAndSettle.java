@@ -67,7 +67,7 @@ final class PublishAndSettle implements AutoCloseable {
             if (outgoing.readable() && parked.tooOld(outgoing.envelope.target(), message.originalDueAt(), now)) {
                 TargetState state = parked.stateOf(outgoing.envelope.target());
                 outgoing.outcome.completeExceptionally(new ParkedTooLongException(outgoing.envelope.target(), message.originalDueAt(),
-                        state == null ? now : state.since(), parked.maxAgeMs()));
+                        state == null ? now : state.since(), parked.maxAgeMs(), parked.lastFailureOf(outgoing.envelope.target())));
                 settlement.settleWhenAnswered(outgoing);
             } else if (outgoing.readable()) {
                 readable.add(outgoing);

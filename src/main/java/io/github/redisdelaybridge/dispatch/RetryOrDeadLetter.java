@@ -65,7 +65,7 @@ final class RetryOrDeadLetter {
             return deadLetter(message, DeadLetterRecords.attemptsExhausted(message, failedAttempts, failure), failedAttempts);
         }
         if (target != null) {
-            parked.failed(target); // a target that keeps failing is parked: its messages then wait out of the claims' way
+            parked.failed(target, failure); // a target that keeps failing is parked: its messages then wait out of the claims' way
         }
         return store.recordFailure(message).thenCompose(recorded -> retryOrGiveUp(message, target, recorded, failure));
     }

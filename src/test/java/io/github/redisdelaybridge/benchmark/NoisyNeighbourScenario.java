@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.Header;
  * two Kafka targets. B gets {@value #B_RATE} msg/s with a {@value #DELAY_MS} ms delay from start to end. A's messages are
  * stored beforehand (through the bridge's own schedule script) and fall due evenly over one phase while A's topic does not
  * exist, so every publish to A fails (retriably) and A is parked; then A's topic is created, a probe gets through, and A's
- * parked backlog returns at its pattern's rate limit ({@value #A_RATE_LIMIT} msg/s; the parking return rate is set above it).
+ * parked backlog returns at its pattern's rate limit ({@value #A_RATE_LIMIT} msg/s: a target with a rate limit returns at it).
  *
  * <p>B runs unrecorded until the JIT compiler has settled; then B's lateness is recorded for every arrival and judged by due
  * time over three windows: B alone (a phase as long as A's), B while A's messages fall due and are parked, and B while A's
@@ -26,11 +26,9 @@ final class NoisyNeighbourScenario {
     static final int A_RATE_LIMIT = 5_000;
     static final double P99_BOUND = 1.5;
     private static final long DELAY_MS = 1_000;
-    /** Above A's limit, so that the pattern's rate is the one A returns at. */
-    private static final int RETURN_RATE = 2 * A_RATE_LIMIT;
     /** Time given to timing A's messages (about 25-40 ms of Redis per 10,000 of them) before B's recorded messages are sent. */
     private static final long RETIME_ALLOWANCE_MS = 2_000;
-    /** Longest wait for A's next arrival: covers the probe's backoff (bridge.parking.max-probe-ms, 30 s) with room to spare. */
+    /** Longest wait for A's next arrival: covers the probe's backoff (up to bridge.parking.max-probe-ms) with room to spare. */
     private static final long A_STALL_MS = 60_000;
 
     /**
@@ -83,7 +81,6 @@ final class NoisyNeighbourScenario {
         settings.put("bridge.targets.limits", "a");
         settings.put("bridge.targets.a.pattern", "kafka:" + targetA);
         settings.put("bridge.targets.a.rate-per-second", Integer.toString(A_RATE_LIMIT));
-        settings.put("bridge.parking.return-rate-per-second", Integer.toString(RETURN_RATE));
         List<BridgeInstance> bridges = env.startBridges(settings, 1);
         AtomicBoolean sendingB = new AtomicBoolean(true);
         Thread loadB = null;

@@ -61,7 +61,7 @@ class BridgeSettingsTest {
         assertThat(settings.deadLetterMaxAgeMs()).isEqualTo(604_800_000L);
         assertThat(settings.dispatch()).isEqualTo(new DispatchSettings(1_000, 5_000, 100, 60_000, 20_000, 5_000, 2_500, 50));
         assertThat(settings.retry()).isEqualTo(new RetryPolicy(1_000, 2, 60_000, 86_400_000, 0));
-        assertThat(settings.parking()).isEqualTo(new ParkingSettings(3, 1_000, 30_000, 2_000, 86_400_000));
+        assertThat(settings.parking()).isEqualTo(new ParkingSettings(3, 1_000, 5_000, 2_000, 86_400_000));
         assertThat(settings.kafkaMembership()).as("no instance id shipped: dynamic members").isEqualTo(new KafkaMembership(false, 15_000));
     }
 

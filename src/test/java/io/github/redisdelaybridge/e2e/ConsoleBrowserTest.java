@@ -32,7 +32,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -55,12 +58,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * test fails: it is part of the suite, not optional.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
     private static final String NAME = "console-ui";
     private static final String PREFIX = "test-" + NAME;
     private static final String INBOUND = NAME + ".inbound";
     private static final String TARGET = NAME + ".target";
+    private static final String PAUSED = NAME + ".paused";
     private static final String TOKEN = "console-token";
     /**
      * Where the screenshot goes: target/ by default, so that a test run leaves the checkout clean;
@@ -87,7 +92,7 @@ class ConsoleBrowserTest {
 
         LocalRedis.deleteKeys(PREFIX);
         kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(1, INBOUND, TARGET, NAME + ".dlq");
+        kafka.createTopics(1, INBOUND, TARGET, PAUSED, NAME + ".dlq");
         Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
         settings.put("bridge.admin.token", TOKEN);
         settings.put("bridge.targets.allowed", "kafka:" + NAME + ".*");
@@ -98,7 +103,7 @@ class ConsoleBrowserTest {
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1200",
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1700",
                 "--lang=en-US", "--hide-scrollbars");
         // chromedriver's own output goes to a file: nothing from the child processes reaches the test JVM's streams
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort()
@@ -252,6 +257,39 @@ class ConsoleBrowserTest {
         for (String other : List.of("/console/nope.js", "/console/..%2Fopenapi%2Fadmin-api.json", "/console/logback.xml")) {
             assertThat(anyone.get(other).status()).as(other).isEqualTo(404);
         }
+    }
+
+    /** Last: the messages it resumes are delivered, which the first test's counts must not see. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void anOperatorPausesATargetSeesItsMessagesParkedAndResumesIt() throws InterruptedException {
+        String paused = "kafka:" + PAUSED;
+        browser.get(baseUri + "/console/");
+        browser.findElement(By.id("token")).sendKeys(TOKEN);
+        browser.findElement(By.id("token-save")).click();
+        browser.findElement(By.id("pause-target")).sendKeys(paused);
+        browser.findElement(By.id("pause")).click();
+        awaitTrue(() -> text(By.id("status")).contains(paused + " paused"), "paused");
+        assertThat(api.get("/api/targets").json().at("/targets/0/state").asText()).isEqualTo("paused");
+
+        try (TargetCollector resumed = new TargetCollector(kafka, PAUSED)) {
+            for (int i = 0; i < 3; i++) {
+                kafka.sendAndWait(INBOUND, null, bytes("paused " + i), headers("x-delay", "0", "x-target", paused, "x-message-id", "paused-" + i));
+            }
+            By row = By.cssSelector("#targets tbody tr[data-target='" + paused + "']");
+            awaitTrue(() -> browser.findElement(row).getText().contains("paused") && parkedCell(row).equals("3"), "three parked on the page");
+            awaitAttribute(By.id("count-parked"), "data-value", "3");
+            assertThat(resumed.received()).as("nothing delivered while paused").isEmpty();
+
+            browser.findElement(row).findElement(By.tagName("button")).click();
+            awaitTrue(() -> text(By.id("status")).contains(paused + " resumed"), "resumed");
+            assertThat(resumed.awaitDistinct(3, Received::messageId, WAIT)).isEqualTo(3);
+            awaitTrue(() -> browser.findElements(row).isEmpty(), "the target gone from the panel once its messages are back");
+        }
+    }
+
+    private static String parkedCell(By row) {
+        return browser.findElement(row).findElements(By.tagName("td")).get(3).getText();
     }
 
     private static void schedule(String id, int minutes, String body, String... extraHeaders) {

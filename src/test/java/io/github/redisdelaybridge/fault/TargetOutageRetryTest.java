@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.testkit.AdminApiClient;
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.DeliveryReport;
@@ -13,27 +14,27 @@ import io.github.redisdelaybridge.testkit.RedisInspector;
 import io.github.redisdelaybridge.testkit.TcpRelay;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * The target broker (RabbitMQ, reached through a relay that the test cuts, so the shared broker stays up for everyone
- * else) is down for far longer than the previous release's attempt budget: with backoff shortened to at most 200 ms, every
- * waiting message fails at least {@value #ATTEMPTS_WHILE_DOWN} times (that release dead-lettered after 10). Retries are
- * bounded by time (24 h by default), so nothing is dead-lettered or lost: when the broker is back, every message is
- * delivered, byte for byte.
+ * else) is down for long: its target is parked after its first failures, every waiting message is parked, and probes keep
+ * going out, with backoff shortened to at most 200 ms, and failing. Waiting is bounded by time (24 h by default), not by a
+ * count of attempts, so nothing is dead-lettered or lost: when the broker is back, every message is delivered, byte for byte.
  */
 class TargetOutageRetryTest {
 
     private static final String NAME = "target-outage";
     private static final int MESSAGES = 40;
-    private static final int ATTEMPTS_WHILE_DOWN = 15;
 
     @Test
-    void aTargetDownLongerThanTheOldAttemptBudgetLosesAndDeadLettersNothing() throws Exception {
+    void aTargetDownForLongIsParkedAndLosesAndDeadLettersNothing() throws Exception {
         LocalRedis.deleteKeys("test-" + NAME);
         String targetQueue = NAME + ".target";
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
@@ -44,6 +45,8 @@ class TargetOutageRetryTest {
             settings.put("bridge.rabbitmq.port", Integer.toString(relay.port()));
             settings.put("bridge.retry.base-ms", "100");
             settings.put("bridge.retry.max-ms", "200");
+            settings.put("bridge.parking.first-probe-ms", "100");
+            settings.put("bridge.parking.max-probe-ms", "200");
             String inbound = settings.get("bridge.kafka.inbound-topics");
             String deadLetters = settings.get("bridge.dead-letter.kafka-topic");
             kafka.createTopics(1, inbound, deadLetters);
@@ -64,8 +67,16 @@ class TargetOutageRetryTest {
                 assertThat(RedisInspector.awaitValue(() -> redis.pending() + redis.inFlight(), MESSAGES, Duration.ofSeconds(30)))
                         .as("stored").isEqualTo(MESSAGES);
 
-                int fewestAttempts = awaitEveryMessageFailed(api, sent.keySet(), ATTEMPTS_WHILE_DOWN, Duration.ofSeconds(90));
-                assertThat(fewestAttempts).as("failed attempts of every message while the broker was down").isGreaterThanOrEqualTo(ATTEMPTS_WHILE_DOWN);
+                String target = "rabbitmq:/" + targetQueue;
+                assertThat(awaitParked(api, target, MESSAGES - 1, Duration.ofSeconds(60))).as("parked while the broker is down, one probing")
+                        .isGreaterThanOrEqualTo(MESSAGES - 1);
+                Set<Long> probeTimes = new HashSet<>();
+                for (int i = 0; i < 30; i++) {
+                    probeTimes.add(targetView(api, target).get("nextProbeAt").asLong());
+                    Thread.sleep(100);
+                }
+                assertThat(probeTimes).as("probes every 200 ms at most, each failing: the target stays parked").hasSizeGreaterThanOrEqualTo(5);
+                assertThat(targetView(api, target).get("state").asText()).isEqualTo("parked");
                 assertThat(kafka.consume(deadLetters, 1, Duration.ofMillis(500))).as("dead letters while the broker is down").isEmpty();
                 relay.restore();
 
@@ -77,7 +88,7 @@ class TargetOutageRetryTest {
                     assertThat(message.body()).as("body of %s", id).isEqualTo(sent.get(id));
                 }
                 List<String> deadIds = kafka.consume(deadLetters, 1, Duration.ofSeconds(1)).stream().map(KafkaTestClient.Received::messageId).toList();
-                DeliveryReport report = DeliveryReport.of("TargetOutageRetryTest (at least " + fewestAttempts + " failed attempts each while down)",
+                DeliveryReport report = DeliveryReport.of("TargetOutageRetryTest (parked, probed while down)",
                         sent.keySet(), deliveredIds, deadIds);
 
                 assertThat(report.missing()).isZero();
@@ -87,22 +98,28 @@ class TargetOutageRetryTest {
         }
     }
 
-    /** Waits until each message has failed at least {@code attempts} times (admin API); returns the fewest seen. */
-    private static int awaitEveryMessageFailed(AdminApiClient api, Iterable<String> ids, int attempts, Duration timeout) throws InterruptedException {
+    /** Waits until the target has at least {@code parked} messages parked (admin API); returns the last count seen. */
+    private static long awaitParked(AdminApiClient api, String target, int parked, Duration timeout) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
-        int fewest;
+        long seen = -1;
         do {
-            fewest = Integer.MAX_VALUE;
-            for (String id : ids) {
-                AdminApiClient.Response response = api.get("/api/messages/" + id);
-                int failed = response.status() == 200 && response.json().has("attempts") ? response.json().get("attempts").asInt() : -1;
-                fewest = Math.min(fewest, failed);
-            }
-            if (fewest >= attempts) {
-                return fewest;
+            JsonNode view = targetView(api, target);
+            seen = view == null ? -1 : view.get("parked").asLong();
+            if (seen >= parked) {
+                return seen;
             }
             Thread.sleep(200);
         } while (System.currentTimeMillis() < deadline);
-        return fewest;
+        return seen;
+    }
+
+    /** The target's entry in GET /api/targets, or null. */
+    private static JsonNode targetView(AdminApiClient api, String target) {
+        for (JsonNode view : api.get("/api/targets").json().get("targets")) {
+            if (view.get("target").asText().equals(target)) {
+                return view;
+            }
+        }
+        return null;
     }
 }

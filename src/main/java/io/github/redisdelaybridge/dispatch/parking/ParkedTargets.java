@@ -38,6 +38,8 @@ public final class ParkedTargets {
     private volatile long redisNow;
     /** Retriable failures in a row per target not parked, since its last delivery on this instance. */
     private final Map<String, AtomicInteger> failuresInARow = new ConcurrentHashMap<>();
+    /** The latest failure this instance saw of each parked target, for the dead letters of its messages that waited too long. */
+    private final Map<String, String> lastFailures = new ConcurrentHashMap<>();
     /** Targets whose change of state this instance has on its way: one at a time. */
     private final Set<String> changing = ConcurrentHashMap.newKeySet();
 
@@ -78,14 +80,25 @@ public final class ParkedTargets {
         return states.get(target);
     }
 
-    /** A publish to {@code target} failed and will be retried: counted, and the target parked once it failed enough times in a row. */
-    public void failed(String target) {
-        if (!settings.parksFailingTargets() || states.containsKey(target) && states.get(target).parksMessages()) {
+    /**
+     * A publish to {@code target} failed ({@code failure}) and will be retried: counted, and the target parked once it failed
+     * enough times in a row.
+     */
+    public void failed(String target, Throwable failure) {
+        if (!settings.parksFailingTargets()) {
+            return;
+        }
+        TargetState state = states.get(target);
+        if (state != null && state.parksMessages()) {
+            if (state.kind() == Kind.PARKED) {
+                lastFailures.put(target, Failures.rootMessage(failure));
+            }
             return;
         }
         int inARow = failuresInARow.computeIfAbsent(target, t -> new AtomicInteger()).incrementAndGet();
         if (inARow >= settings.failuresToPark()) {
             failuresInARow.remove(target);
+            lastFailures.put(target, Failures.rootMessage(failure));
             long now = System.currentTimeMillis();
             change(target, new TargetState(target, Kind.PARKED, now, now + settings.firstProbeMs(), settings.firstProbeMs()),
                     EnumSet.of(Kind.RETURNING), true, true,
@@ -98,6 +111,9 @@ public final class ParkedTargets {
     public void delivered(String target) {
         if (!failuresInARow.isEmpty()) {
             failuresInARow.remove(target);
+        }
+        if (!lastFailures.isEmpty()) {
+            lastFailures.remove(target);
         }
         TargetState state = states.get(target);
         if (state != null && state.kind() == Kind.PARKED) {
@@ -157,6 +173,11 @@ public final class ParkedTargets {
                         Failures.rootMessage(failure));
             }
         });
+    }
+
+    /** The latest failure this instance saw of a parked target, or null. */
+    public String lastFailureOf(String target) {
+        return lastFailures.get(target);
     }
 
     /** {@code bridge.retry.max-age-ms}, which {@link #tooOld} holds parked messages to. */

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *       longer than that, 500 per call, for the dispatch loop to dead-letter as {@code publish-failed}
  *       ({@link ParkedTargets#tooOld});</li>
  *   <li>returns a returning target's parked messages to the due set at their due times, at
- *       {@code bridge.parking.return-rate-per-second} (or its pattern's rate limit, if lower), and ends its state once every
+ *       its pattern's rate limit when it has one, else {@code bridge.parking.return-rate-per-second}, and ends its state once every
  *       slot's index is empty.</li>
  * </ul>
  * So a dead target costs one claim per message, however large its backlog, and its backlog comes back at a rate the other
@@ -144,8 +144,9 @@ public final class ParkedTargetsWork {
                 return;
             }
         }
-        if (left == 0) {
-            // nothing left to probe with: the target returns, and is parked again if its next message fails too
+        if (left == 0 && state.probeBackoffMs() >= settings.maxProbeMs()) {
+            // nothing left to probe with for a while (its last messages may still be retried, not yet parked, just after it
+            // was parked): the target returns, and is parked again if its next messages fail too
             if (await(store.changeState(state.target(), new TargetState(state.target(), Kind.RETURNING, now, 0, 0), EnumSet.of(Kind.PARKED), false))) {
                 LOG.info("parked target {} has no parked message left to probe with; it is no longer parked", state.target());
             }
@@ -177,7 +178,7 @@ public final class ParkedTargetsWork {
         String target = state.target();
         await(store.parkInEverySlot(target, false)); // before the last look at the indexes: no claim parks it after that
         int limit = rateLimitOf.applyAsInt(target);
-        double rate = limit > 0 ? Math.min(limit, settings.returnRatePerSecond()) : settings.returnRatePerSecond();
+        double rate = limit > 0 ? limit : settings.returnRatePerSecond();
         double budget = Math.min(rate, returnBudget.getOrDefault(target, 0.0) + rate * elapsedMs / 1000.0);
         int slots = store.slotCount();
         boolean everySlotEmpty = true;

@@ -8,7 +8,7 @@ package io.github.redisdelaybridge.dispatch.parking;
  * @param firstProbeMs          how long after a target is parked its first probe goes; each failed probe doubles it
  * @param maxProbeMs            the longest wait between two probes
  * @param returnRatePerSecond   how fast a target's parked messages go back to the due set once it answers or is resumed
- *                              (never faster than its pattern's rate limit, when it has one)
+ *                              (a target whose pattern has a rate limit returns at that rate instead)
  * @param maxAgeMs              how long a parked target's messages may wait before they are dead-lettered as
  *                              {@code publish-failed} ({@code bridge.retry.max-age-ms}), counted from their due time and
  *                              from when the target was parked, the later of the two; a paused target's never are

@@ -30,10 +30,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * rate set, above one script call a tick; claims park a parked target's messages that follow the due ones, so that they do
  * not wake the dispatch loop one by one; and a probe never takes a message before its due time.
  */
-class ParkedTargetsWorkTest {
+class ParkedBacklogPaceTest {
 
     @RegisterExtension
-    static final KeysPerTest redis = new KeysPerTest("unit-parked-work");
+    static final KeysPerTest redis = new KeysPerTest("unit-parked-pace");
 
     private static final String DEAD = "kafka:dead";
     private static final String ALIVE = "kafka:alive";
