@@ -78,7 +78,7 @@
 -- @include lib/nameCodes
 -- @include lib/envelopeTarget
 -- how far past what it claims a call that parks looks for more of the parked targets' messages (see above)
-local PARK_AHEAD_MS, PARK_AHEAD_MAX = 1000, 200
+local PARK_AHEAD_MS, PARK_AHEAD_MAX, PARK_AHEAD_CHUNK = 1000, 200, 16
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
@@ -131,20 +131,26 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   if #parkedScores > 0 then
     -- parked ahead of their due time: nothing is sent early, as a parked message keeps its due time in its index, returns
     -- to the due set at it, and is taken out for a probe only once due (ParkedTargetsWork)
-    local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. claimUpTo, claimUpTo + PARK_AHEAD_MS, 'WITHSCORES', 'LIMIT', 0,
-      PARK_AHEAD_MAX)
-    if #ahead > 0 then
-      local aheadMembers = {}
-      for i = 1, #ahead, 2 do aheadMembers[#aheadMembers + 1] = ahead[i] end
-      local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(aheadMembers))
-      for i = 1, #ahead, 2 do
-        local member, score = ahead[i], tonumber(ahead[i + 1])
-        local envelope = aheadEnvelopes[(i + 1) / 2]
-        local target = envelope and parkedTargetOf(envelope)
-        if not target or (anyExempt and redis.call('SISMEMBER', KEYS[11], member) == 1) then break end
-        park(member, score, target)
+    -- read in chunks: another target's message usually comes within a few, and every entry read costs its payload's read
+    local read, stop = 0, false
+    repeat
+      local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. claimUpTo, claimUpTo + PARK_AHEAD_MS, 'WITHSCORES', 'LIMIT', read,
+        PARK_AHEAD_CHUNK)
+      stop = #ahead < 2 * PARK_AHEAD_CHUNK
+      if #ahead > 0 then
+        local aheadMembers = {}
+        for i = 1, #ahead, 2 do aheadMembers[#aheadMembers + 1] = ahead[i] end
+        local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(aheadMembers))
+        for i = 1, #ahead, 2 do
+          local member, score = ahead[i], tonumber(ahead[i + 1])
+          local envelope = aheadEnvelopes[(i + 1) / 2]
+          local target = envelope and parkedTargetOf(envelope)
+          if not target or (anyExempt and redis.call('SISMEMBER', KEYS[11], member) == 1) then stop = true; break end
+          park(member, score, target)
+        end
       end
-    end
+      read = read + #ahead / 2
+    until stop or read >= PARK_AHEAD_MAX
     redis.call('ZADD', KEYS[1], 'XX', unpack(parkedScores))
     for target, index in pairs(byTarget) do redis.call('ZADD', KEYS[10] .. target, unpack(index)) end
   end
