@@ -36,7 +36,10 @@
   A due message whose target is in the parked targets is parked instead (lib/parked: it stays in the due set, out of
   every claim's reach, and enters its target's parked index), unless it is in the parking exemptions, which this call
   then removes it from: so a dead or paused target's messages are read once, not claimed again and again, and the other
-  targets' claims never see them. While no target is parked, this costs one EXISTS.
+  targets' claims never see them. A call that parks also parks the parked targets' messages that follow in the due set,
+  up to the first message of another target (or exempt), within PARK_AHEAD_MS and at most PARK_AHEAD_MAX of them: else
+  each of them, falling due, would be the next due time the caller sleeps until, and wake it for a claim that only parks
+  it (a dead target's steady flow then cost as many claims as messages). While no target is parked, this costs one EXISTS.
 
   The lease deadline of a call that leases anything differs from every deadline already in the in-flight set
   (lib/leases, uniqueLeaseDeadline), so a deadline names the messages of one call. Every read and check that can
@@ -74,6 +77,8 @@
 -- @include lib/parked
 -- @include lib/nameCodes
 -- @include lib/envelopeTarget
+-- how far past what it claims a call that parks looks for more of the parked targets' messages (see above)
+local PARK_AHEAD_MS, PARK_AHEAD_MAX, PARK_AHEAD_CHUNK = 1000, 200, 16
 local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
@@ -104,23 +109,48 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local anyExempt = redis.call('SCARD', KEYS[11]) > 0
   -- one ZADD for the due set and one per target index, not one per message: a dead target's backlog falls due in bulk
   local kept, parkedScores, byTarget = {}, {}, {}
+  local function park(member, score, target)
+    parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
+    parkedScores[#parkedScores + 1] = member
+    local index = byTarget[target]
+    if not index then index = {}; byTarget[target] = index end
+    index[#index + 1] = score
+    index[#index + 1] = member
+  end
   for i = 1, #due, 2 do
     local member, score = due[i], tonumber(due[i + 1])
     local envelope = envelopes[(i + 1) / 2]
     local target = envelope and parkedTargetOf(envelope)
     if target and not (anyExempt and redis.call('SREM', KEYS[11], member) == 1) then
-      parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
-      parkedScores[#parkedScores + 1] = member
-      local index = byTarget[target]
-      if not index then index = {}; byTarget[target] = index end
-      index[#index + 1] = score
-      index[#index + 1] = member
+      park(member, score, target)
     else
       kept[#kept + 1] = member
       kept[#kept + 1] = due[i + 1]
     end
   end
   if #parkedScores > 0 then
+    -- parked ahead of their due time: nothing is sent early, as a parked message keeps its due time in its index, returns
+    -- to the due set at it, and is taken out for a probe only once due (ParkedTargetsWork)
+    -- read in chunks: another target's message usually comes within a few, and every entry read costs its payload's read
+    local read, stop = 0, false
+    repeat
+      local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. claimUpTo, claimUpTo + PARK_AHEAD_MS, 'WITHSCORES', 'LIMIT', read,
+        PARK_AHEAD_CHUNK)
+      stop = #ahead < 2 * PARK_AHEAD_CHUNK
+      if #ahead > 0 then
+        local aheadMembers = {}
+        for i = 1, #ahead, 2 do aheadMembers[#aheadMembers + 1] = ahead[i] end
+        local aheadEnvelopes = redis.call('HMGET', KEYS[3], unpack(aheadMembers))
+        for i = 1, #ahead, 2 do
+          local member, score = ahead[i], tonumber(ahead[i + 1])
+          local envelope = aheadEnvelopes[(i + 1) / 2]
+          local target = envelope and parkedTargetOf(envelope)
+          if not target or (anyExempt and redis.call('SISMEMBER', KEYS[11], member) == 1) then stop = true; break end
+          park(member, score, target)
+        end
+      end
+      read = read + #ahead / 2
+    until stop or read >= PARK_AHEAD_MAX
     redis.call('ZADD', KEYS[1], 'XX', unpack(parkedScores))
     for target, index in pairs(byTarget) do redis.call('ZADD', KEYS[10] .. target, unpack(index)) end
   end

@@ -1,7 +1,8 @@
 --[[
   takeParkedOut: take up to a number of a target's parked messages of one slot, due before a time, out of parking for
   one claim: due at once, and exempt from being parked again by that claim (claim.lua), while the target stays parked.
-  The bridge takes one, the oldest, to probe a parked target; and, once a target has been parked longer than
+  The bridge takes one, the oldest that is due (claims park messages ahead of their due time too: claim.lua), to probe a
+  parked target; and, once a target has been parked longer than
   bridge.retry.max-age-ms, every message that has been due longer than that, to be dead-lettered as publish-failed
   when claimed (dispatch/ParkedMessageExpiry).
 

@@ -33,7 +33,10 @@ final class ArrivalRecorder implements AutoCloseable {
     final LatencyRecorder fromIntendedDue = new LatencyRecorder();
     static final String INTENDED_DUE_AT = "bench-intended-due-at";
     private final AtomicLong arrivals = new AtomicLong();
+    private final AtomicLong firstArrivalMs = new AtomicLong();
     private final AtomicLong lastArrivalMs = new AtomicLong();
+    /** Every recorded arrival's due time and lateness, when asked for; else null. */
+    private final LatenessTimeline timeline;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final LongPredicate recordDueAt;
     private final Thread thread;
@@ -52,6 +55,12 @@ final class ArrivalRecorder implements AutoCloseable {
 
     /** Records the lateness of arrivals whose due time passes {@code recordDueAt}; counts every arrival. */
     ArrivalRecorder(String bootstrap, String topic, int partitions, LongPredicate recordDueAt) {
+        this(bootstrap, topic, partitions, recordDueAt, null);
+    }
+
+    /** The same, also recording each recorded arrival's due time and lateness in {@code timeline} (null: not). */
+    ArrivalRecorder(String bootstrap, String topic, int partitions, LongPredicate recordDueAt, LatenessTimeline timeline) {
+        this.timeline = timeline;
         Properties p = readerProperties(bootstrap);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         this.consumer = new KafkaConsumer<>(p);
@@ -78,6 +87,9 @@ final class ArrivalRecorder implements AutoCloseable {
                         long dueAt = Long.parseLong(new String(due.value(), StandardCharsets.US_ASCII));
                         if (recordDueAt.test(dueAt)) {
                             lateness.record(now - dueAt);
+                            if (timeline != null) {
+                                timeline.record(dueAt, now - dueAt);
+                            }
                             dueToSent.record(record.timestamp() - dueAt);
                             sentToReceived.record(now - record.timestamp());
                             Header intended = record.headers().lastHeader(INTENDED_DUE_AT);
@@ -88,6 +100,7 @@ final class ArrivalRecorder implements AutoCloseable {
                     }
                 }
                 if (!records.isEmpty()) {
+                    firstArrivalMs.compareAndSet(0, now);
                     lastArrivalMs.set(now);
                     arrivals.addAndGet(records.count());
                 }
@@ -101,6 +114,16 @@ final class ArrivalRecorder implements AutoCloseable {
 
     long arrivals() {
         return arrivals.get();
+    }
+
+    /** The due times and lateness recorded, or null when none were asked for. */
+    LatenessTimeline timeline() {
+        return timeline;
+    }
+
+    /** When the first record arrived (epoch ms), or 0 before. */
+    long firstArrivalMs() {
+        return firstArrivalMs.get();
     }
 
     long lastArrivalMs() {

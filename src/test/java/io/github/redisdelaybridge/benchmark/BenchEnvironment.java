@@ -372,6 +372,35 @@ final class BenchEnvironment implements AutoCloseable {
         standaloneRedis.deleteKeys(prefix);
     }
 
+    /** Script calls (EVALSHA) Redis has run since its start or its last CONFIG RESETSTAT, and their run time in Redis. */
+    record ScriptCalls(long calls, long micros) {
+
+        /** "1,234 script calls/s in Redis, 56 us each" between {@code before} and this, {@code ms} apart. */
+        String since(ScriptCalls before, long ms) {
+            long n = calls - before.calls;
+            return String.format("%,.0f script calls/s in Redis, %.0f us each", n * 1000.0 / Math.max(1, ms),
+                    n == 0 ? 0.0 : (micros - before.micros) / (double) n);
+        }
+    }
+
+    ScriptCalls scriptCalls() {
+        for (String line : redis().info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                long calls = 0;
+                long micros = 0;
+                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                    if (field.startsWith("calls=")) {
+                        calls = Long.parseLong(field.substring(6));
+                    } else if (field.startsWith("usec=")) {
+                        micros = Long.parseLong(field.substring(5));
+                    }
+                }
+                return new ScriptCalls(calls, micros);
+            }
+        }
+        return new ScriptCalls(0, 0);
+    }
+
     long usedMemory() {
         return infoField("memory", "used_memory");
     }

@@ -12,7 +12,8 @@ import java.util.Set;
  *
  * <pre>
  *   --scenarios a,b,...   which to run (default all): ceiling, ingest, drain, phases, precision, cycle, peers, pending,
- *                         herd, scaleout, rabbitmq-ingest, rabbitmq-precision, rabbitmq-drain, hostile, failover, processes (last,
+ *                         herd, scaleout, rabbitmq-ingest, rabbitmq-precision, rabbitmq-drain, hostile, failover,
+ *                         noisy-neighbour, processes (last,
  *                         so that it finds the in-JVM figures of the run to compare with)
  *   --scale F             multiply every message count by F (default 1 = the counts of docs/benchmark.md)
  *   --quick               --scale 0.1 and short precision steps: about 2 minutes in all
@@ -36,7 +37,7 @@ record BenchOptions(Set<String> scenarios, double scale, boolean quick, String k
                     int precisionRate, boolean realtimeRedis) {
 
     static final List<String> ALL = List.of("ceiling", "ingest", "drain", "phases", "precision", "cycle", "peers", "pending", "groups", "herd",
-            "scaleout", "rabbitmq-ingest", "rabbitmq-precision", "rabbitmq-drain", "hostile", "failover", "processes");
+            "scaleout", "rabbitmq-ingest", "rabbitmq-precision", "rabbitmq-drain", "hostile", "failover", "noisy-neighbour", "processes");
 
     static BenchOptions parse(String[] args) {
         Set<String> scenarios = new LinkedHashSet<>(ALL);

@@ -75,6 +75,7 @@ public final class DelayBenchmark {
                         case "rabbitmq-drain" -> rabbitMqDrain(env);
                         case "hostile" -> hostile(env);
                         case "failover" -> failover(env);
+                        case "noisy-neighbour" -> noisyNeighbour(env);
                         case "processes" -> processes(env);
                         default -> throw new IllegalArgumentException(scenario);
                     }
@@ -422,6 +423,41 @@ public final class DelayBenchmark {
                                 + " %,d (acknowledged, never delivered); duplicates %,d; replica promoted %,d ms after the kill",
                         r.pausedMs(), r.delivery().missing(), r.sent(), r.delivery().duplicates(), r.promotedMs()),
                 ResultTable.verdict(r.met(), ""));
+    }
+
+    /**
+     * A dead target beside a live one: B's lateness alone, while A's messages fall due to a missing topic, and while A's
+     * backlog returns at its rate limit once the topic exists; A's drain rate, losses and time to its first delivery.
+     * 30 s phases in a full run (10 s with --quick), after B alone unrecorded until the JIT has settled; --scale sets A's count,
+     * never B's rate.
+     */
+    private void noisyNeighbour(BenchEnvironment env) throws Exception {
+        long phaseMs = options.quick() ? 10_000 : 30_000;
+        NoisyNeighbourScenario.Result r = NoisyNeighbourScenario.measure(env, options.count(200_000, 5_000), phaseMs, options.quick() ? 3_000 : 10_000);
+        String b = String.format("B at %,d msg/s (1 s delay)", NoisyNeighbourScenario.B_RATE);
+        String bound = String.format("p99 <= %.1fx B alone; every B message delivered", NoisyNeighbourScenario.P99_BOUND);
+        String aDown = String.format("A's %,d messages falling due over %d s to a missing topic", r.aCount(), phaseMs / 1000);
+        table.add(String.format("noisy neighbour: %s alone, %d s", b, phaseMs / 1000), "reference",
+                r.bAlone().summary("ms") + " (" + r.cpuAlone() + "; " + r.warmup() + ")", "-");
+        table.add("noisy neighbour: " + b + " while " + aDown, bound,
+                r.bADown().summary("ms") + " (" + r.cpuADown() + ")" + bShortfall(r),
+                ResultTable.verdict(r.bWithinBound(r.bADown()), String.format("%.2fx B alone", r.p99Ratio(r.bADown()))));
+        table.add(String.format("noisy neighbour: %s while A's backlog drains (A's first delivery to its last)", b), bound,
+                r.bADrains().summary("ms") + " (" + r.cpuADrains() + ")" + bShortfall(r),
+                ResultTable.verdict(r.bWithinBound(r.bADrains()), String.format("%.2fx B alone", r.p99Ratio(r.bADrains()))));
+        table.add(String.format("noisy neighbour: A's drain rate once its topic exists (from its arrivals; rate limit %,d msg/s)",
+                        NoisyNeighbourScenario.A_RATE_LIMIT), "0.9-1.1x its rate limit",
+                String.format("%,.0f msg/s (%,d messages in %,d ms)", r.aDrainRate(), r.aArrived(), r.aLast() - r.aFirst()),
+                ResultTable.verdict(r.drainAtLimit(), String.format("%.2fx", r.aDrainRate() / NoisyNeighbourScenario.A_RATE_LIMIT)));
+        table.add("noisy neighbour: A's messages lost (never delivered) and duplicates", "lost = 0",
+                String.format("lost %,d of %,d; duplicates %,d", r.aDelivery().missing(), r.aCount(), r.aDelivery().duplicates()),
+                ResultTable.verdict(r.aDelivery().complete(), ""));
+        table.add("noisy neighbour: time from A's topic created to A's first delivery (a probe)", "report (probes back off up to"
+                        + " bridge.parking.max-probe-ms)", String.format("%,d ms", r.firstDeliveryAfterTopicMs()), "-");
+    }
+
+    private static String bShortfall(NoisyNeighbourScenario.Result r) {
+        return r.bArrived() >= r.bSent() ? "" : String.format("; only %,d of %,d B messages arrived", r.bArrived(), r.bSent());
     }
 
     private void cycle(BenchEnvironment env) throws Exception {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -48,9 +49,18 @@ final class KafkaLoad {
 
     /** Calls {@code send} {@code total} times at {@code ratePerSecond}, spread evenly, caught up in bursts if it falls behind. */
     static <E extends Exception> void paced(int ratePerSecond, int total, Send<E> send) throws E {
+        pacedWhile(ratePerSecond, i -> i < total, send);
+    }
+
+    /**
+     * Calls {@code send} at {@code ratePerSecond}, spread evenly and caught up in bursts if it falls behind, for as long as
+     * {@code more} holds for the next index. Returns how many sends it made.
+     */
+    static <E extends Exception> int pacedWhile(int ratePerSecond, IntPredicate more, Send<E> send) throws E {
         long start = System.nanoTime();
         double intervalNanos = 1e9 / ratePerSecond;
-        for (int i = 0; i < total; i++) {
+        int i = 0;
+        for (; more.test(i); i++) {
             long sendAt = start + (long) (i * intervalNanos);
             long wait = sendAt - System.nanoTime();
             if (wait > 200_000) {
@@ -58,6 +68,7 @@ final class KafkaLoad {
             }
             send.send(i);
         }
+        return i;
     }
 
     /** One send of a paced load. */

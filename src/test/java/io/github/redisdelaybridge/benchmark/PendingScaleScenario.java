@@ -139,16 +139,7 @@ final class PendingScaleScenario {
 
     /** Total run time of EVALSHA calls since the last CONFIG RESETSTAT. */
     private static long evalshaMicros(BenchEnvironment env) {
-        for (String line : env.redis().info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:")) {
-                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
-                    if (field.startsWith("usec=")) {
-                        return Long.parseLong(field.substring(5));
-                    }
-                }
-            }
-        }
-        return -1;
+        return env.scriptCalls().micros();
     }
 
     private static double plainLayoutBytesPerMessage(BenchEnvironment env, String keyPrefix, IntFunction<String> idOf, int count,

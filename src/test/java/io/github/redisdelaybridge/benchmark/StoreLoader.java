@@ -42,6 +42,20 @@ final class StoreLoader {
             return #m
             """;
 
+    /**
+     * Benchmark-side re-timing: moves up to ARGV[3] members of a due set scored ARGV[2] or later ARGV[1] ms earlier; returns
+     * how many it moved.
+     */
+    private static final String MOVE_EARLIER = """
+            local m = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+            for i = 1, #m, 2 do
+              redis.call('ZADD', KEYS[1], tonumber(m[i + 1]) - tonumber(ARGV[1]), m[i])
+            end
+            return #m / 2
+            """;
+    /** Members one re-timing call moves at most: about 40 ms of Redis's time, so that a bridge running meanwhile is not held up long. */
+    private static final int MOVE_CHUNK = 10_000;
+
     private StoreLoader() {
     }
 
@@ -73,13 +87,19 @@ final class StoreLoader {
     /** Like {@link #load(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, to any target. */
     static void loadTo(StoreFaces store, IntFunction<String> idOf, int from, int count, DueTime due, String target, byte[] body)
             throws Exception {
+        loadTo(store, idOf, from, count, i -> due, target, body);
+    }
+
+    /** Like {@link #loadTo(StoreFaces, IntFunction, int, int, DueTime, String, byte[])}, each message due as {@code dueOf(i)} says. */
+    static void loadTo(StoreFaces store, IntFunction<String> idOf, int from, int count, IntFunction<DueTime> dueOf, String target,
+                       byte[] body) throws Exception {
         Deque<CompletableFuture<List<ScheduleResult>>> inFlight = new ArrayDeque<>();
         int chunk = 2_000;
         for (int start = from; start < from + count; start += chunk) {
             List<ScheduleRequest> requests = new ArrayList<>(chunk);
             for (int i = start; i < Math.min(from + count, start + chunk); i++) {
                 String id = idOf.apply(i);
-                requests.add(new ScheduleRequest(id, due, envelopeTo(id, i, target, body)));
+                requests.add(new ScheduleRequest(id, dueOf.apply(i), envelopeTo(id, i, target, body)));
             }
             inFlight.add(store.ingest().schedule(requests));
             if (inFlight.size() >= 8) {
@@ -121,6 +141,24 @@ final class StoreLoader {
                 throw new IllegalStateException("a benchmark message was not stored: " + result.outcome());
             }
         }
+    }
+
+    /**
+     * Moves the pending messages of a key prefix due at {@code from} or later {@code byMs} earlier, keeping their spacing, in
+     * calls of {@value #MOVE_CHUNK} per slot: for messages loaded far ahead, then put where a scenario, only now timed, needs
+     * them (while a bridge runs). {@code byMs} must exceed the span of those messages, so that none is moved twice.
+     */
+    static long moveEarlier(RedisClusterCommands<String, String> redis, Keys keys, long from, long byMs) {
+        long total = 0;
+        for (int slot = 0; slot < keys.slotCount(); slot++) {
+            long moved;
+            do {
+                moved = redis.eval(MOVE_EARLIER, ScriptOutputType.INTEGER, new String[] {keys.due(slot)}, Long.toString(byMs),
+                        Long.toString(from), Integer.toString(MOVE_CHUNK));
+                total += moved;
+            } while (moved == MOVE_CHUNK);
+        }
+        return total;
     }
 
     /**
