@@ -4,7 +4,7 @@
   The bridge takes one, the oldest that is due (claims park messages ahead of their due time too: claim.lua), to probe a
   parked target; and, once a target has been parked longer than
   bridge.retry.max-age-ms, every message that has been due longer than that, to be dead-lettered as publish-failed
-  when claimed (dispatch/ParkedMessageExpiry).
+  when claimed (dispatch/parking/ParkedTargets#tooOld).
 
   Why it is safe: the messages go back through a claim, under a lease, like any due message; nothing is deleted
   here. A message's due time before this move is kept as its original due time (HSETNX: an earlier one wins), for
