@@ -1,17 +1,17 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.KafkaBridgeFixture.headers;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,28 +31,22 @@ class GroupsTest {
     private static final String TARGET = NAME + ".target";
     private static final String DLQ = NAME + ".dlq";
 
+    private static KafkaBridgeFixture fixture;
     private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
     private static AdminApiClient api;
     private static TargetCollector collector;
 
     @BeforeAll
     static void startBridge() {
-        LocalRedis.deleteKeys("test-" + NAME);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(2, INBOUND);
-        kafka.createTopics(1, TARGET, DLQ);
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        bridge = BridgeInstance.start(settings);
-        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-        collector = new TargetCollector(kafka, TARGET, DLQ);
+        fixture = KafkaBridgeFixture.start(NAME, INBOUND, TARGET, DLQ);
+        kafka = fixture.kafka();
+        api = fixture.api();
+        collector = fixture.collector();
     }
 
     @AfterAll
     static void stopBridge() throws Exception {
-        collector.close();
-        bridge.close();
-        kafka.close();
+        fixture.close();
     }
 
     @Test
@@ -186,25 +180,10 @@ class GroupsTest {
     }
 
     private static String state(String id) {
-        JsonNode json = api.get("/api/messages/" + id).json();
-        return json == null || json.get("state") == null ? "unknown" : json.get("state").asText();
+        return fixture.state(id);
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("not reached within 30 s: " + what);
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static Map<String, String> headers(String... pairs) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            headers.put(pairs[i], pairs[i + 1]);
-        }
-        return headers;
+        KafkaBridgeFixture.awaitCondition(condition, what, Duration.ofSeconds(30), Duration.ofMillis(100));
     }
 }

@@ -3,19 +3,15 @@ package io.github.redisdelaybridge.e2e;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.LocalRedis;
+import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -36,28 +32,22 @@ class ReplaceInPlaceTest {
     private static final String NEW_TARGET = NAME + ".new";
     private static final String DLQ = NAME + ".dlq";
 
+    private static KafkaBridgeFixture fixture;
     private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
     private static AdminApiClient api;
     private static TargetCollector collector;
 
     @BeforeAll
     static void startBridge() {
-        LocalRedis.deleteKeys("test-" + NAME);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(2, INBOUND);
-        kafka.createTopics(1, OLD_TARGET, NEW_TARGET, DLQ);
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        bridge = BridgeInstance.start(settings);
-        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-        collector = new TargetCollector(kafka, OLD_TARGET, NEW_TARGET, DLQ);
+        fixture = KafkaBridgeFixture.start(NAME, INBOUND, OLD_TARGET, NEW_TARGET, DLQ);
+        kafka = fixture.kafka();
+        api = fixture.api();
+        collector = fixture.collector();
     }
 
     @AfterAll
     static void stopBridge() throws Exception {
-        collector.close();
-        bridge.close();
-        kafka.close();
+        fixture.close();
     }
 
     @Test
@@ -158,8 +148,7 @@ class ReplaceInPlaceTest {
     }
 
     private static String state(String id) {
-        JsonNode json = api.get("/api/messages/" + id).json();
-        return json == null || json.get("state") == null ? "unknown" : json.get("state").asText();
+        return fixture.state(id);
     }
 
     private static void awaitState(String id, String state) throws InterruptedException {
@@ -167,12 +156,6 @@ class ReplaceInPlaceTest {
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("not reached within 20 s: " + what);
-            }
-            Thread.sleep(50);
-        }
+        KafkaBridgeFixture.awaitCondition(condition, what, Duration.ofSeconds(20), Duration.ofMillis(50));
     }
 }
