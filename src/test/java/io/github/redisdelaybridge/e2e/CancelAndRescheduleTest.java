@@ -4,20 +4,16 @@ import static io.github.redisdelaybridge.testkit.KafkaBridgeFixture.headers;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.testkit.AdminApiClient;
 import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * "Cancel this order in 30 minutes unless it is paid", end to end through Kafka, Redis and the bridge:
@@ -31,29 +27,14 @@ class CancelAndRescheduleTest {
     private static final String TARGET = NAME + ".target";
     private static final String DLQ = NAME + ".dlq";
 
-    private static KafkaBridgeFixture fixture;
-    private static KafkaTestClient kafka;
-    private static AdminApiClient api;
-    private static TargetCollector collector;
-
-    @BeforeAll
-    static void startBridge() {
-        fixture = KafkaBridgeFixture.start(NAME, INBOUND, TARGET, DLQ);
-        kafka = fixture.kafka();
-        api = fixture.api();
-        collector = fixture.collector();
-    }
-
-    @AfterAll
-    static void stopBridge() throws Exception {
-        fixture.close();
-    }
+    @RegisterExtension
+    static final KafkaBridgeFixture bridge = new KafkaBridgeFixture(NAME, INBOUND, TARGET, DLQ);
 
     @Test
     void anOrderTimeoutCancelledOneSecondLaterIsNeverDelivered() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, bytes("order-1"), bytes("cancel order 1"), order("order-1-timeout", "3000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-1"), bytes("cancel order 1"), order("order-1-timeout", "3000"));
         Thread.sleep(1_000);
-        kafka.sendAndWait(INBOUND, 0, bytes("order-1"), bytes("paid"), headers("x-control", "cancel", "x-message-id", "order-1-timeout"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-1"), bytes("paid"), headers("x-control", "cancel", "x-message-id", "order-1-timeout"));
 
         Thread.sleep(2_000 + 5_000);
 
@@ -65,9 +46,9 @@ class CancelAndRescheduleTest {
     @Test
     void aCancelThatArrivesFirstOnAnotherPartitionStillWins() throws Exception {
         long droppedBefore = cancelledArrivals();
-        kafka.sendAndWait(INBOUND, 1, null, bytes("paid early"), headers("x-control", "cancel", "x-message-id", "order-2-timeout"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, bytes("paid early"), headers("x-control", "cancel", "x-message-id", "order-2-timeout"));
         awaitState("order-2-timeout", "cancelled");
-        kafka.sendAndWait(INBOUND, 0, bytes("order-2"), bytes("cancel order 2"), order("order-2-timeout", "3000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-2"), bytes("cancel order 2"), order("order-2-timeout", "3000"));
 
         awaitCondition(() -> cancelledArrivals() > droppedBefore, "the late message is dropped and counted");
         Thread.sleep(3_000 + 4_000);
@@ -79,14 +60,14 @@ class CancelAndRescheduleTest {
 
     @Test
     void rescheduleByControlMessageEarlierAndLater() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, bytes("k-early"), bytes("early"), order("resched-earlier", "60000"));
-        kafka.sendAndWait(INBOUND, 0, bytes("k-late"), bytes("late"), order("resched-later", "2000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("k-early"), bytes("early"), order("resched-earlier", "60000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("k-late"), bytes("late"), order("resched-later", "2000"));
         awaitState("resched-earlier", "pending");
         awaitState("resched-later", "pending");
 
         long sentAt = System.currentTimeMillis();
-        kafka.sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-earlier", "x-delay", "1000"));
-        kafka.sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-later", "x-delay", "6000"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-earlier", "x-delay", "1000"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-later", "x-delay", "6000"));
 
         Received earlier = awaitArrival("resched-earlier", Duration.ofSeconds(20));
         Received later = awaitArrival("resched-later", Duration.ofSeconds(25));
@@ -105,14 +86,14 @@ class CancelAndRescheduleTest {
 
     @Test
     void rescheduleOverHttpEarlierAndLater() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, null, bytes("http early"), order("http-earlier", "60000"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("http late"), order("http-later", "2000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("http early"), order("http-earlier", "60000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("http late"), order("http-later", "2000"));
         awaitState("http-earlier", "pending");
         awaitState("http-later", "pending");
 
         long sentAt = System.currentTimeMillis();
-        assertThat(api.put("/api/messages/http-earlier/due", "{\"delayMs\": 1000}").status()).isEqualTo(200);
-        assertThat(api.put("/api/messages/http-later/due", "{\"deliverAt\": " + (System.currentTimeMillis() + 6_000) + "}").status()).isEqualTo(200);
+        assertThat(bridge.api().put("/api/messages/http-earlier/due", "{\"delayMs\": 1000}").status()).isEqualTo(200);
+        assertThat(bridge.api().put("/api/messages/http-later/due", "{\"deliverAt\": " + (System.currentTimeMillis() + 6_000) + "}").status()).isEqualTo(200);
 
         Received earlier = awaitArrival("http-earlier", Duration.ofSeconds(20));
         Received later = awaitArrival("http-later", Duration.ofSeconds(25));
@@ -124,9 +105,9 @@ class CancelAndRescheduleTest {
 
     @Test
     void badControlMessagesAreDeadLetteredWithAReasonAndNeverDelivered() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 1"), headers("x-control", "pause", "x-message-id", "whatever"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 2"), headers("x-control", "cancel"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 3"), headers("x-control", "reschedule", "x-message-id", "x", "x-delay", "soon"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 1"), headers("x-control", "pause", "x-message-id", "whatever"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 2"), headers("x-control", "cancel"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 3"), headers("x-control", "reschedule", "x-message-id", "x", "x-delay", "soon"));
 
         awaitCondition(() -> deadLetters().size() >= 3, "three dead letters");
 
@@ -136,7 +117,7 @@ class CancelAndRescheduleTest {
         }
         assertThat(reasons).containsEntry("bad control 1", "invalid-control").containsEntry("bad control 2", "invalid-control")
                 .containsEntry("bad control 3", "invalid-delay");
-        assertThat(collector.received().stream().filter(r -> r.record().topic().equals(TARGET)).map(r -> text(r.record().value())))
+        assertThat(bridge.collector().received().stream().filter(r -> r.record().topic().equals(TARGET)).map(r -> text(r.record().value())))
                 .noneMatch(body -> body != null && body.startsWith("bad control"));
     }
 
@@ -147,15 +128,15 @@ class CancelAndRescheduleTest {
     }
 
     private static List<Received> arrivalsOf(String id) {
-        return collector.received().stream().filter(r -> r.record().topic().equals(TARGET) && id.equals(r.header("x-message-id"))).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(TARGET) && id.equals(r.header("x-message-id"))).toList();
     }
 
     private static List<Received> deadLetters() {
-        return collector.received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
     }
 
     private static List<String> bodies() {
-        return collector.received().stream().map(r -> text(r.record().value())).toList();
+        return bridge.collector().received().stream().map(r -> text(r.record().value())).toList();
     }
 
     private static Received awaitArrival(String id, Duration timeout) throws InterruptedException {
@@ -171,7 +152,7 @@ class CancelAndRescheduleTest {
     }
 
     private static String state(String id) {
-        return fixture.state(id);
+        return bridge.state(id);
     }
 
     private static void awaitState(String id, String state) throws InterruptedException {
@@ -179,7 +160,7 @@ class CancelAndRescheduleTest {
     }
 
     private static long cancelledArrivals() {
-        return api.get("/api/stats").json().get("thisInstance").get("cancelledArrivals").asLong();
+        return bridge.api().get("/api/stats").json().get("thisInstance").get("cancelledArrivals").asLong();
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {

@@ -3,11 +3,8 @@ package io.github.redisdelaybridge.e2e;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.testkit.AdminApiClient;
 import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,9 +12,8 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code x-control: replace} end to end through Kafka, Redis and the bridge: a pending message replaced before it is
@@ -32,23 +28,8 @@ class ReplaceInPlaceTest {
     private static final String NEW_TARGET = NAME + ".new";
     private static final String DLQ = NAME + ".dlq";
 
-    private static KafkaBridgeFixture fixture;
-    private static KafkaTestClient kafka;
-    private static AdminApiClient api;
-    private static TargetCollector collector;
-
-    @BeforeAll
-    static void startBridge() {
-        fixture = KafkaBridgeFixture.start(NAME, INBOUND, OLD_TARGET, NEW_TARGET, DLQ);
-        kafka = fixture.kafka();
-        api = fixture.api();
-        collector = fixture.collector();
-    }
-
-    @AfterAll
-    static void stopBridge() throws Exception {
-        fixture.close();
-    }
+    @RegisterExtension
+    static final KafkaBridgeFixture bridge = new KafkaBridgeFixture(NAME, INBOUND, OLD_TARGET, NEW_TARGET, DLQ);
 
     @Test
     void aMessageReplacedBeforeItIsDueArrivesOnceWithTheNewPayloadAtTheNewDueTimeByteForByte() throws Exception {
@@ -105,7 +86,7 @@ class ReplaceInPlaceTest {
     // --- helpers ---------------------------------------------------------------------------------------------
 
     private static void send(byte[] key, byte[] value, List<Header> headers) throws Exception {
-        kafka.send(INBOUND, key, value, headers).get();
+        bridge.kafka().send(INBOUND, key, value, headers).get();
     }
 
     private static Header text(String name, String value) {
@@ -124,11 +105,11 @@ class ReplaceInPlaceTest {
     }
 
     private static List<Received> arrivals(String topic, String id) {
-        return collector.received().stream().filter(r -> r.record().topic().equals(topic) && id.equals(r.messageId())).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(topic) && id.equals(r.messageId())).toList();
     }
 
     private static List<Received> deadLetters() {
-        return collector.received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
     }
 
     private static Received deadLetterOf(String body) {
@@ -148,7 +129,7 @@ class ReplaceInPlaceTest {
     }
 
     private static String state(String id) {
-        return fixture.state(id);
+        return bridge.state(id);
     }
 
     private static void awaitState(String id, String state) throws InterruptedException {

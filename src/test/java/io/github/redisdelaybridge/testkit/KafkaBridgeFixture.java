@@ -5,36 +5,56 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One bridge between embedded Kafka and the local Redis, for end-to-end tests that send to an inbound topic and watch
- * target topics: its keys are cleared first, the topics exist, and a collector records everything the targets receive.
+ * One bridge between embedded Kafka and the local Redis for all the tests of a class ({@code @RegisterExtension}), for
+ * end-to-end tests that send to an inbound topic and watch target topics: its keys are cleared first, the topics exist,
+ * and a collector records everything the targets receive.
  * The inbound topic has two partitions so a test can send a control message on another partition than its message.
  */
-public final class KafkaBridgeFixture implements AutoCloseable {
+public final class KafkaBridgeFixture implements BeforeAllCallback, AfterAllCallback {
 
-    private final KafkaTestClient kafka;
-    private final BridgeInstance bridge;
-    private final AdminApiClient api;
-    private final TargetCollector collector;
+    private final String name;
+    private final String inbound;
+    private final String[] targets;
+    private KafkaTestClient kafka;
+    private BridgeInstance bridge;
+    private AdminApiClient api;
+    private TargetCollector collector;
 
-    private KafkaBridgeFixture(KafkaTestClient kafka, BridgeInstance bridge, AdminApiClient api, TargetCollector collector) {
-        this.kafka = kafka;
-        this.bridge = bridge;
-        this.api = api;
-        this.collector = collector;
+    /** A bridge named {@code name} reading {@code inbound}, collecting what arrives on {@code targets}. */
+    public KafkaBridgeFixture(String name, String inbound, String... targets) {
+        this.name = name;
+        this.inbound = inbound;
+        this.targets = targets;
     }
 
-    /** Starts a bridge named {@code name} reading {@code inbound}, collecting what arrives on {@code targets}. */
-    public static KafkaBridgeFixture start(String name, String inbound, String... targets) {
+    @Override
+    public void beforeAll(ExtensionContext context) {
         LocalRedis.deleteKeys("test-" + name);
-        KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
+        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
         kafka.createTopics(2, inbound);
         kafka.createTopics(1, targets);
         Map<String, String> settings = BridgeInstance.settings(name, LocalRedis.URI);
-        BridgeInstance bridge = BridgeInstance.start(settings);
-        AdminApiClient api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-        return new KafkaBridgeFixture(kafka, bridge, api, new TargetCollector(kafka, targets));
+        bridge = BridgeInstance.start(settings);
+        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
+        collector = new TargetCollector(kafka, targets);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (collector != null) {
+            collector.close();
+        }
+        if (bridge != null) {
+            bridge.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
     }
 
     public KafkaTestClient kafka() {
@@ -73,12 +93,5 @@ public final class KafkaBridgeFixture implements AutoCloseable {
             headers.put(pairs[i], pairs[i + 1]);
         }
         return headers;
-    }
-
-    @Override
-    public void close() throws Exception {
-        collector.close();
-        bridge.close();
-        kafka.close();
     }
 }
