@@ -2,6 +2,7 @@ package io.github.redisdelaybridge.benchmark;
 
 import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.DeliveryReport;
+import io.github.redisdelaybridge.testkit.FailoverSettings;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.RedisSentinelGroup;
@@ -57,12 +58,7 @@ final class FailoverScenario {
              TargetCollector collector = new TargetCollector(kafka, target)) {
             Map<String, String> settings = env.bridgeSettings(name, in);
             settings.put("bridge.redis.uri", redis.uri());
-            settings.put("bridge.redis.wait-replicas", "auto");
-            settings.put("bridge.redis.wait-timeout-ms", "500");
-            settings.put("bridge.redis.command-timeout-ms", "2000");
-            settings.put("bridge.lease.duration-ms", "5000");
-            settings.put("bridge.lease.reap-interval-ms", "1000");
-            settings.put("bridge.dispatch.publish-timeout-ms", "4000");
+            FailoverSettings.apply(settings, "auto");
             String group = settings.get("bridge.kafka.group-id");
             List<BridgeInstance> bridges = env.startBridges(settings, 1);
             try {

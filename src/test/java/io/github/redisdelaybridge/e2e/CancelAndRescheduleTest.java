@@ -1,24 +1,19 @@
 package io.github.redisdelaybridge.e2e;
 
+import static io.github.redisdelaybridge.testkit.KafkaBridgeFixture.headers;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.LocalRedis;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * "Cancel this order in 30 minutes unless it is paid", end to end through Kafka, Redis and the bridge:
@@ -32,35 +27,14 @@ class CancelAndRescheduleTest {
     private static final String TARGET = NAME + ".target";
     private static final String DLQ = NAME + ".dlq";
 
-    private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
-    private static AdminApiClient api;
-    private static TargetCollector collector;
-
-    @BeforeAll
-    static void startBridge() {
-        LocalRedis.deleteKeys("test-" + NAME);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(2, INBOUND);
-        kafka.createTopics(1, TARGET, DLQ);
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        bridge = BridgeInstance.start(settings);
-        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-        collector = new TargetCollector(kafka, TARGET, DLQ);
-    }
-
-    @AfterAll
-    static void stopBridge() throws Exception {
-        collector.close();
-        bridge.close();
-        kafka.close();
-    }
+    @RegisterExtension
+    static final KafkaBridgeFixture bridge = new KafkaBridgeFixture(NAME, INBOUND, TARGET, DLQ);
 
     @Test
     void anOrderTimeoutCancelledOneSecondLaterIsNeverDelivered() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, bytes("order-1"), bytes("cancel order 1"), order("order-1-timeout", "3000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-1"), bytes("cancel order 1"), order("order-1-timeout", "3000"));
         Thread.sleep(1_000);
-        kafka.sendAndWait(INBOUND, 0, bytes("order-1"), bytes("paid"), headers("x-control", "cancel", "x-message-id", "order-1-timeout"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-1"), bytes("paid"), headers("x-control", "cancel", "x-message-id", "order-1-timeout"));
 
         Thread.sleep(2_000 + 5_000);
 
@@ -72,9 +46,9 @@ class CancelAndRescheduleTest {
     @Test
     void aCancelThatArrivesFirstOnAnotherPartitionStillWins() throws Exception {
         long droppedBefore = cancelledArrivals();
-        kafka.sendAndWait(INBOUND, 1, null, bytes("paid early"), headers("x-control", "cancel", "x-message-id", "order-2-timeout"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, bytes("paid early"), headers("x-control", "cancel", "x-message-id", "order-2-timeout"));
         awaitState("order-2-timeout", "cancelled");
-        kafka.sendAndWait(INBOUND, 0, bytes("order-2"), bytes("cancel order 2"), order("order-2-timeout", "3000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("order-2"), bytes("cancel order 2"), order("order-2-timeout", "3000"));
 
         awaitCondition(() -> cancelledArrivals() > droppedBefore, "the late message is dropped and counted");
         Thread.sleep(3_000 + 4_000);
@@ -86,14 +60,14 @@ class CancelAndRescheduleTest {
 
     @Test
     void rescheduleByControlMessageEarlierAndLater() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, bytes("k-early"), bytes("early"), order("resched-earlier", "60000"));
-        kafka.sendAndWait(INBOUND, 0, bytes("k-late"), bytes("late"), order("resched-later", "2000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("k-early"), bytes("early"), order("resched-earlier", "60000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, bytes("k-late"), bytes("late"), order("resched-later", "2000"));
         awaitState("resched-earlier", "pending");
         awaitState("resched-later", "pending");
 
         long sentAt = System.currentTimeMillis();
-        kafka.sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-earlier", "x-delay", "1000"));
-        kafka.sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-later", "x-delay", "6000"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-earlier", "x-delay", "1000"));
+        bridge.kafka().sendAndWait(INBOUND, 1, null, null, headers("x-control", "reschedule", "x-message-id", "resched-later", "x-delay", "6000"));
 
         Received earlier = awaitArrival("resched-earlier", Duration.ofSeconds(20));
         Received later = awaitArrival("resched-later", Duration.ofSeconds(25));
@@ -112,14 +86,14 @@ class CancelAndRescheduleTest {
 
     @Test
     void rescheduleOverHttpEarlierAndLater() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, null, bytes("http early"), order("http-earlier", "60000"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("http late"), order("http-later", "2000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("http early"), order("http-earlier", "60000"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("http late"), order("http-later", "2000"));
         awaitState("http-earlier", "pending");
         awaitState("http-later", "pending");
 
         long sentAt = System.currentTimeMillis();
-        assertThat(api.put("/api/messages/http-earlier/due", "{\"delayMs\": 1000}").status()).isEqualTo(200);
-        assertThat(api.put("/api/messages/http-later/due", "{\"deliverAt\": " + (System.currentTimeMillis() + 6_000) + "}").status()).isEqualTo(200);
+        assertThat(bridge.api().put("/api/messages/http-earlier/due", "{\"delayMs\": 1000}").status()).isEqualTo(200);
+        assertThat(bridge.api().put("/api/messages/http-later/due", "{\"deliverAt\": " + (System.currentTimeMillis() + 6_000) + "}").status()).isEqualTo(200);
 
         Received earlier = awaitArrival("http-earlier", Duration.ofSeconds(20));
         Received later = awaitArrival("http-later", Duration.ofSeconds(25));
@@ -131,9 +105,9 @@ class CancelAndRescheduleTest {
 
     @Test
     void badControlMessagesAreDeadLetteredWithAReasonAndNeverDelivered() throws Exception {
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 1"), headers("x-control", "pause", "x-message-id", "whatever"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 2"), headers("x-control", "cancel"));
-        kafka.sendAndWait(INBOUND, 0, null, bytes("bad control 3"), headers("x-control", "reschedule", "x-message-id", "x", "x-delay", "soon"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 1"), headers("x-control", "pause", "x-message-id", "whatever"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 2"), headers("x-control", "cancel"));
+        bridge.kafka().sendAndWait(INBOUND, 0, null, bytes("bad control 3"), headers("x-control", "reschedule", "x-message-id", "x", "x-delay", "soon"));
 
         awaitCondition(() -> deadLetters().size() >= 3, "three dead letters");
 
@@ -143,7 +117,7 @@ class CancelAndRescheduleTest {
         }
         assertThat(reasons).containsEntry("bad control 1", "invalid-control").containsEntry("bad control 2", "invalid-control")
                 .containsEntry("bad control 3", "invalid-delay");
-        assertThat(collector.received().stream().filter(r -> r.record().topic().equals(TARGET)).map(r -> text(r.record().value())))
+        assertThat(bridge.collector().received().stream().filter(r -> r.record().topic().equals(TARGET)).map(r -> text(r.record().value())))
                 .noneMatch(body -> body != null && body.startsWith("bad control"));
     }
 
@@ -154,15 +128,15 @@ class CancelAndRescheduleTest {
     }
 
     private static List<Received> arrivalsOf(String id) {
-        return collector.received().stream().filter(r -> r.record().topic().equals(TARGET) && id.equals(r.header("x-message-id"))).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(TARGET) && id.equals(r.header("x-message-id"))).toList();
     }
 
     private static List<Received> deadLetters() {
-        return collector.received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
     }
 
     private static List<String> bodies() {
-        return collector.received().stream().map(r -> text(r.record().value())).toList();
+        return bridge.collector().received().stream().map(r -> text(r.record().value())).toList();
     }
 
     private static Received awaitArrival(String id, Duration timeout) throws InterruptedException {
@@ -178,8 +152,7 @@ class CancelAndRescheduleTest {
     }
 
     private static String state(String id) {
-        JsonNode json = api.get("/api/messages/" + id).json();
-        return json == null || json.get("state") == null ? "unknown" : json.get("state").asText();
+        return bridge.state(id);
     }
 
     private static void awaitState(String id, String state) throws InterruptedException {
@@ -187,25 +160,11 @@ class CancelAndRescheduleTest {
     }
 
     private static long cancelledArrivals() {
-        return api.get("/api/stats").json().get("thisInstance").get("cancelledArrivals").asLong();
+        return bridge.api().get("/api/stats").json().get("thisInstance").get("cancelledArrivals").asLong();
     }
 
-    private static void awaitCondition(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("not reached within 20 s: " + what);
-            }
-            Thread.sleep(50);
-        }
-    }
-
-    private static Map<String, String> headers(String... pairs) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            headers.put(pairs[i], pairs[i + 1]);
-        }
-        return headers;
+    private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
+        KafkaBridgeFixture.awaitCondition(condition, what, Duration.ofSeconds(20), Duration.ofMillis(50));
     }
 
     private static String text(byte[] bytes) {

@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.testkit.AdminApiClient;
 import io.github.redisdelaybridge.testkit.AdminApiClient.Response;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.ConsoleInBrowser;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.LocalRedis;
 import io.github.redisdelaybridge.testkit.TargetCollector;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,9 +41,6 @@ import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -62,7 +56,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
 
     private static final String NAME = "console-ui";
-    private static final String PREFIX = "test-" + NAME;
     private static final String INBOUND = NAME + ".inbound";
     private static final String TARGET = NAME + ".target";
     private static final String PAUSED = NAME + ".paused";
@@ -76,8 +69,8 @@ class ConsoleBrowserTest {
     /** A static import of another of the console's modules: {@code from './name.js'}. */
     private static final Pattern IMPORT = Pattern.compile("from '\\./([a-z-]+\\.js)'");
 
+    private static ConsoleInBrowser console;
     private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
     private static AdminApiClient api;
     private static TargetCollector delivered;
     private static WebDriver browser;
@@ -85,45 +78,21 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void start() {
-        String chromium = System.getProperty("chromium.binary", "/usr/bin/chromium");
-        String chromedriver = System.getProperty("chromedriver.binary", "/usr/bin/chromedriver");
-        assertThat(new File(chromium)).as("Chromium is needed: apt-get install -y chromium chromium-driver").canRead();
-        assertThat(new File(chromedriver)).as("chromedriver is needed: apt-get install -y chromium chromium-driver").canRead();
-
-        LocalRedis.deleteKeys(PREFIX);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(1, INBOUND, TARGET, PAUSED, NAME + ".dlq");
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        settings.put("bridge.admin.token", TOKEN);
-        settings.put("bridge.targets.allowed", "kafka:" + NAME + ".*");
-        bridge = BridgeInstance.start(settings);
-        baseUri = "http://127.0.0.1:" + settings.get("camel.server.port");
-        api = new AdminApiClient(baseUri, TOKEN);
+        console = ConsoleInBrowser.start(NAME, TOKEN, "1400,1700", INBOUND, TARGET, PAUSED, NAME + ".dlq");
+        kafka = console.kafka;
+        api = console.api;
+        browser = console.browser;
+        baseUri = console.baseUri;
         delivered = new TargetCollector(kafka, TARGET);
-
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1700",
-                "--lang=en-US", "--hide-scrollbars");
-        // chromedriver's own output goes to a file: nothing from the child processes reaches the test JVM's streams
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort()
-                .withLogFile(new File("target/chromedriver-" + NAME + ".log")).build();
-        browser = new ChromeDriver(service, options);
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        if (browser != null) {
-            browser.quit();
-        }
         if (delivered != null) {
             delivered.close();
         }
-        if (bridge != null) {
-            bridge.close();
-        }
-        if (kafka != null) {
-            kafka.close();
+        if (console != null) {
+            console.close();
         }
     }
 

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
+import io.github.redisdelaybridge.testkit.ConsoleInBrowser;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
-import io.github.redisdelaybridge.testkit.LocalRedis;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +28,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -47,7 +41,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class PendingTableBrowserTest {
 
     private static final String NAME = "pending-table";
-    private static final String PREFIX = "test-" + NAME;
     private static final String INBOUND = NAME + ".inbound";
     private static final String TOKEN = "table-token";
     private static final Path SCREENSHOT = Path.of(System.getProperty("console.pending.screenshot", "target/console-pending.png"));
@@ -56,28 +49,19 @@ class PendingTableBrowserTest {
     private static final long BASE = (System.currentTimeMillis() + 2 * 3_600_000L) / 60_000 * 60_000;
     private static final int MESSAGES = 45;
 
+    private static ConsoleInBrowser console;
     private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
     private static AdminApiClient api;
     private static WebDriver browser;
     private static String baseUri;
 
     @BeforeAll
     static void start() {
-        String chromium = System.getProperty("chromium.binary", "/usr/bin/chromium");
-        String chromedriver = System.getProperty("chromedriver.binary", "/usr/bin/chromedriver");
-        assertThat(new File(chromium)).as("Chromium is needed: apt-get install -y chromium chromium-driver").canRead();
-        assertThat(new File(chromedriver)).as("chromedriver is needed: apt-get install -y chromium chromium-driver").canRead();
-
-        LocalRedis.deleteKeys(PREFIX);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(1, INBOUND, NAME + ".dlq");
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        settings.put("bridge.admin.token", TOKEN);
-        settings.put("bridge.targets.allowed", "kafka:" + NAME + ".*");
-        bridge = BridgeInstance.start(settings);
-        baseUri = "http://127.0.0.1:" + settings.get("camel.server.port");
-        api = new AdminApiClient(baseUri, TOKEN);
+        console = ConsoleInBrowser.start(NAME, TOKEN, "1400,1200", INBOUND, NAME + ".dlq");
+        kafka = console.kafka;
+        api = console.api;
+        browser = console.browser;
+        baseUri = console.baseUri;
         // order-00 ... order-44 a minute apart: two in three for the orders topics (eu, us), one in three for audit;
         // order-01, -04 and -07 in group batch-1, order-40 ... -44 in group batch-2
         for (int i = 0; i < MESSAGES; i++) {
@@ -92,26 +76,12 @@ class PendingTableBrowserTest {
             kafka.send(INBOUND, bytes("k" + i), bytes("{\"order\": " + i + "}"), headers);
         }
         kafka.flush();
-
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1200",
-                "--lang=en-US", "--hide-scrollbars");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(chromedriver)).usingAnyFreePort()
-                .withLogFile(new File("target/chromedriver-" + NAME + ".log")).build();
-        browser = new ChromeDriver(service, options);
     }
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (bridge != null) {
-            bridge.close();
-        }
-        if (kafka != null) {
-            kafka.close();
+        if (console != null) {
+            console.close();
         }
     }
 

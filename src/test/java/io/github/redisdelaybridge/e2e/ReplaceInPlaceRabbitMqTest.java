@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import io.github.redisdelaybridge.message.AmqpFieldValues;
-import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.LocalRedis;
-import io.github.redisdelaybridge.testkit.RabbitMqTestClient;
+import io.github.redisdelaybridge.testkit.RabbitMqBridgeFixture;
 import io.github.redisdelaybridge.testkit.RabbitMqTestClient.Received;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code x-control: replace} through RabbitMQ, in and out: the replacement's body, typed headers and properties reach
@@ -29,35 +25,14 @@ class ReplaceInPlaceRabbitMqTest {
     private static final String OLD_QUEUE = NAME + ".old";
     private static final String NEW_QUEUE = NAME + ".new";
 
-    private static RabbitMqTestClient rabbit;
-    private static BridgeInstance bridge;
-    private static AdminApiClient api;
-
-    @BeforeAll
-    static void startBridge() {
-        LocalRedis.deleteKeys("test-" + NAME);
-        rabbit = new RabbitMqTestClient();
-        rabbit.declareQueue(OLD_QUEUE);
-        rabbit.declareQueue(NEW_QUEUE);
-        Map<String, String> settings = BridgeInstance.withRabbitMq(BridgeInstance.settings(NAME, LocalRedis.URI), NAME);
-        bridge = BridgeInstance.start(settings);
-        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-    }
-
-    @AfterAll
-    static void stopBridge() {
-        bridge.close();
-        for (String queue : List.of(INBOUND, NAME + ".dlq", OLD_QUEUE, NEW_QUEUE)) {
-            rabbit.deleteQueue(queue);
-        }
-        rabbit.close();
-    }
+    @RegisterExtension
+    static final RabbitMqBridgeFixture bridge = new RabbitMqBridgeFixture(NAME, OLD_QUEUE, NEW_QUEUE);
 
     @Test
     void theReplacementsBodyTypedHeadersAndPropertiesArriveOnceAtTheNewDueTime() throws Exception {
         Map<String, Object> oldHeaders = new LinkedHashMap<>(Map.of("x-delay", 15_000, "x-target", "rabbitmq:/" + OLD_QUEUE,
                 "x-message-id", "rmq-order-9", "only-old", 1));
-        rabbit.publish("", INBOUND, new AMQP.BasicProperties.Builder().headers(oldHeaders).contentType("text/plain")
+        bridge.rabbit().publish("", INBOUND, new AMQP.BasicProperties.Builder().headers(oldHeaders).contentType("text/plain")
                 .correlationId("corr-old").deliveryMode(2).build(), new byte[] {'o', 'l', 'd'});
         awaitPending("rmq-order-9");
 
@@ -72,10 +47,10 @@ class ReplaceInPlaceRabbitMqTest {
         replaceHeaders.put("x-target", "rabbitmq:/" + NEW_QUEUE);
         byte[] newBody = {(byte) 0xC3, 0x28, (byte) 0xFF, 0, (byte) 0x80, 'n'};
         long sentAt = System.currentTimeMillis();
-        rabbit.publish("", INBOUND, new AMQP.BasicProperties.Builder().headers(replaceHeaders).contentType("application/json")
+        bridge.rabbit().publish("", INBOUND, new AMQP.BasicProperties.Builder().headers(replaceHeaders).contentType("application/json")
                 .correlationId("corr-new").type("order.reminder").deliveryMode(2).build(), newBody);
 
-        List<Received> received = rabbit.consume(NEW_QUEUE, 1, Duration.ofSeconds(45), Duration.ofSeconds(3));
+        List<Received> received = bridge.rabbit().consume(NEW_QUEUE, 1, Duration.ofSeconds(45), Duration.ofSeconds(3));
 
         assertThat(received).as("exactly once").hasSize(1);
         Received message = received.get(0);
@@ -91,13 +66,13 @@ class ReplaceInPlaceRabbitMqTest {
         assertThat(delivered.keySet()).containsExactlyInAnyOrderElementsOf(userHeaders.keySet());
         userHeaders.forEach((name, value) -> assertThat(AmqpFieldValues.encode(delivered.get(name)))
                 .as("header %s, byte for byte with its AMQP type", name).isEqualTo(AmqpFieldValues.encode(value)));
-        assertThat(rabbit.consume(OLD_QUEUE, 1, Duration.ofSeconds(1))).as("the old target gets nothing").isEmpty();
+        assertThat(bridge.rabbit().consume(OLD_QUEUE, 1, Duration.ofSeconds(1))).as("the old target gets nothing").isEmpty();
     }
 
     private static void awaitPending(String id) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 20_000;
         while (true) {
-            JsonNode json = api.get("/api/messages/" + id).json();
+            JsonNode json = bridge.api().get("/api/messages/" + id).json();
             if (json != null && json.get("state") != null && json.get("state").asText().equals("pending")) {
                 return;
             }

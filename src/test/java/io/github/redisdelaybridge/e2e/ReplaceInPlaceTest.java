@@ -3,25 +3,17 @@ package io.github.redisdelaybridge.e2e;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.github.redisdelaybridge.testkit.AdminApiClient;
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.EmbeddedKafka;
-import io.github.redisdelaybridge.testkit.KafkaTestClient;
+import io.github.redisdelaybridge.testkit.KafkaBridgeFixture;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
-import io.github.redisdelaybridge.testkit.LocalRedis;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code x-control: replace} end to end through Kafka, Redis and the bridge: a pending message replaced before it is
@@ -36,29 +28,8 @@ class ReplaceInPlaceTest {
     private static final String NEW_TARGET = NAME + ".new";
     private static final String DLQ = NAME + ".dlq";
 
-    private static KafkaTestClient kafka;
-    private static BridgeInstance bridge;
-    private static AdminApiClient api;
-    private static TargetCollector collector;
-
-    @BeforeAll
-    static void startBridge() {
-        LocalRedis.deleteKeys("test-" + NAME);
-        kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());
-        kafka.createTopics(2, INBOUND);
-        kafka.createTopics(1, OLD_TARGET, NEW_TARGET, DLQ);
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        bridge = BridgeInstance.start(settings);
-        api = new AdminApiClient("http://127.0.0.1:" + settings.get("camel.server.port"), null);
-        collector = new TargetCollector(kafka, OLD_TARGET, NEW_TARGET, DLQ);
-    }
-
-    @AfterAll
-    static void stopBridge() throws Exception {
-        collector.close();
-        bridge.close();
-        kafka.close();
-    }
+    @RegisterExtension
+    static final KafkaBridgeFixture bridge = new KafkaBridgeFixture(NAME, INBOUND, OLD_TARGET, NEW_TARGET, DLQ);
 
     @Test
     void aMessageReplacedBeforeItIsDueArrivesOnceWithTheNewPayloadAtTheNewDueTimeByteForByte() throws Exception {
@@ -115,7 +86,7 @@ class ReplaceInPlaceTest {
     // --- helpers ---------------------------------------------------------------------------------------------
 
     private static void send(byte[] key, byte[] value, List<Header> headers) throws Exception {
-        kafka.send(INBOUND, key, value, headers).get();
+        bridge.kafka().send(INBOUND, key, value, headers).get();
     }
 
     private static Header text(String name, String value) {
@@ -134,11 +105,11 @@ class ReplaceInPlaceTest {
     }
 
     private static List<Received> arrivals(String topic, String id) {
-        return collector.received().stream().filter(r -> r.record().topic().equals(topic) && id.equals(r.messageId())).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(topic) && id.equals(r.messageId())).toList();
     }
 
     private static List<Received> deadLetters() {
-        return collector.received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
+        return bridge.collector().received().stream().filter(r -> r.record().topic().equals(DLQ)).toList();
     }
 
     private static Received deadLetterOf(String body) {
@@ -158,8 +129,7 @@ class ReplaceInPlaceTest {
     }
 
     private static String state(String id) {
-        JsonNode json = api.get("/api/messages/" + id).json();
-        return json == null || json.get("state") == null ? "unknown" : json.get("state").asText();
+        return bridge.state(id);
     }
 
     private static void awaitState(String id, String state) throws InterruptedException {
@@ -167,12 +137,6 @@ class ReplaceInPlaceTest {
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("not reached within 20 s: " + what);
-            }
-            Thread.sleep(50);
-        }
+        KafkaBridgeFixture.awaitCondition(condition, what, Duration.ofSeconds(20), Duration.ofMillis(50));
     }
 }

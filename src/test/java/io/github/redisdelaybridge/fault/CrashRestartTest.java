@@ -3,7 +3,6 @@ package io.github.redisdelaybridge.fault;
 import static io.github.redisdelaybridge.testkit.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.BridgeProcess;
 import io.github.redisdelaybridge.testkit.ChildProcess;
 import io.github.redisdelaybridge.testkit.DeliveryReport;
@@ -40,16 +39,9 @@ class CrashRestartTest {
 
     @Test
     void killedAndRestartedWithTheSameInstanceIdItConsumesItsPartitionsAgainAtOnce() throws Exception {
-        LocalRedis.deleteKeys("test-" + NAME);
-        Map<String, String> settings = BridgeInstance.settings(NAME, LocalRedis.URI);
-        settings.remove("camel.server.port");
-        settings.remove("camel.management.port");
-        settings.put("bridge.instance-id", NAME + "-0");
-        settings.put("bridge.kafka.session-timeout-ms", "45000");
         // leases the kill leaves behind come back within seconds
-        settings.put("bridge.lease.duration-ms", "5000");
-        settings.put("bridge.dispatch.publish-timeout-ms", "4000");
-        settings.put("bridge.lease.reap-interval-ms", "1000");
+        Map<String, String> settings = SameInstanceRestart.settings(NAME, 5_000, 4_000);
+        settings.put("bridge.kafka.session-timeout-ms", "45000");
         String inbound = settings.get("bridge.kafka.inbound-topics");
         String target = NAME + ".target";
         try (KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers());

@@ -2,13 +2,11 @@ package io.github.redisdelaybridge.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.testkit.BridgeInstance;
 import io.github.redisdelaybridge.testkit.DeliveryReport;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
 import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.RedisClusterProcesses;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,22 +34,8 @@ class RedisClusterFailoverTest {
         String name = "cluster-failover";
         try (RedisClusterProcesses cluster = new RedisClusterProcesses(3, 1, 2_000);
              KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
-            Map<String, String> settings = BridgeInstance.settings(name, cluster.uris());
-            settings.put("bridge.redis.cluster", "true");
-            settings.put("bridge.redis.slots", "6");
-            settings.put("bridge.redis.wait-replicas", "1");
-            settings.put("bridge.redis.wait-timeout-ms", "500");
-            settings.put("bridge.redis.command-timeout-ms", "2000");
-            settings.put("bridge.lease.duration-ms", "5000");
-            settings.put("bridge.lease.reap-interval-ms", "1000");
-            settings.put("bridge.dispatch.publish-timeout-ms", "4000");
-            settings.put("bridge.dispatch.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
-            settings.put("bridge.dispatch.batch-size", "100");
-            String inbound = settings.get("bridge.kafka.inbound-topics");
-            String target = name + ".target";
-            kafka.createTopics(2, inbound, target);
-            try (TargetCollector collector = new TargetCollector(kafka, target, settings.get("bridge.dead-letter.kafka-topic"));
-                 BridgeInstance bridge = BridgeInstance.start(settings)) {
+            Map<String, String> settings = FailoverBridge.clusterSettings(name, cluster, "1", MAX_IN_FLIGHT);
+            try (FailoverBridge bridge = FailoverBridge.start(kafka, name, settings)) {
                 List<String> sent = new ArrayList<>();
                 Random random = new Random(17);
                 int deliveredBeforeKill = 0;
@@ -59,14 +43,14 @@ class RedisClusterFailoverTest {
                 for (int i = 0; i < MESSAGES; i++) {
                     String id = "c" + i;
                     sent.add(id);
-                    kafka.send(inbound, null, ("payload " + i).getBytes(),
-                            Map.of("x-delay", Integer.toString(random.nextInt(3_000)), "x-target", "kafka:" + target, "x-message-id", id));
+                    kafka.send(bridge.inbound, null, ("payload " + i).getBytes(),
+                            Map.of("x-delay", Integer.toString(random.nextInt(3_000)), "x-target", "kafka:" + bridge.target, "x-message-id", id));
                     if (i % 100 == 99) {
                         kafka.flush();
                         Thread.sleep(200); // about 500 messages a second, falling due all along
                     }
                     if (i == MESSAGES / 2) {
-                        deliveredBeforeKill = collector.distinct(Received::messageId);
+                        deliveredBeforeKill = bridge.collector.distinct(Received::messageId);
                         killed = cluster.masterPorts().get(0);
                         cluster.crash(killed);
                     }
@@ -76,10 +60,10 @@ class RedisClusterFailoverTest {
                 // back with its cluster config, the killed node becomes the promoted replica's replica: WAIT 1 can be met again
                 cluster.restart(killed);
 
-                collector.awaitDistinct(MESSAGES, Received::messageId, Duration.ofSeconds(180));
+                bridge.collector.awaitDistinct(MESSAGES, Received::messageId, Duration.ofSeconds(180));
                 Thread.sleep(1_000);
                 DeliveryReport report = DeliveryReport.of("RedisClusterFailoverTest (" + deliveredBeforeKill + " delivered before the kill)",
-                        sent, collector.received(), target);
+                        sent, bridge.collector.received(), bridge.target);
                 assertThat(report.missing()).isZero();
                 assertThat(report.deadLettered()).isZero();
                 assertThat(report.duplicates()).isLessThanOrEqualTo(MAX_IN_FLIGHT);

@@ -1,14 +1,9 @@
 package io.github.redisdelaybridge.fault;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.redisdelaybridge.testkit.BridgeInstance;
-import io.github.redisdelaybridge.testkit.DeliveryReport;
 import io.github.redisdelaybridge.testkit.EmbeddedKafka;
 import io.github.redisdelaybridge.testkit.KafkaTestClient;
-import io.github.redisdelaybridge.testkit.KafkaTestClient.Received;
 import io.github.redisdelaybridge.testkit.RedisSentinelGroup;
-import io.github.redisdelaybridge.testkit.TargetCollector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,20 +30,8 @@ class SentinelFailoverForGoodTest {
         String name = "sentinel-for-good";
         try (RedisSentinelGroup redis = new RedisSentinelGroup(name);
              KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
-            Map<String, String> settings = BridgeInstance.settings(name, redis.uri());
-            settings.put("bridge.redis.wait-replicas", "auto");
-            settings.put("bridge.redis.wait-timeout-ms", "500");
-            settings.put("bridge.redis.command-timeout-ms", "2000");
-            settings.put("bridge.lease.duration-ms", "5000");
-            settings.put("bridge.lease.reap-interval-ms", "1000");
-            settings.put("bridge.dispatch.publish-timeout-ms", "4000");
-            settings.put("bridge.dispatch.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
-            settings.put("bridge.dispatch.batch-size", "100");
-            String inbound = settings.get("bridge.kafka.inbound-topics");
-            String target = name + ".target";
-            kafka.createTopics(2, inbound, target);
-            try (TargetCollector collector = new TargetCollector(kafka, target, settings.get("bridge.dead-letter.kafka-topic"));
-                 BridgeInstance bridge = BridgeInstance.start(settings)) {
+            Map<String, String> settings = FailoverBridge.sentinelSettings(name, redis, "auto", MAX_IN_FLIGHT);
+            try (FailoverBridge bridge = FailoverBridge.start(kafka, name, settings)) {
                 List<String> sent = new ArrayList<>();
                 Set<String> sentAfterKill = new HashSet<>();
                 Random random = new Random(29);
@@ -61,7 +44,7 @@ class SentinelFailoverForGoodTest {
                     }
                     // due within 2 s before the kill, at once after it: the first arrival of those tells when ingest is back
                     String delay = killedAt > 0 ? "0" : Integer.toString(random.nextInt(2_000));
-                    kafka.send(inbound, null, ("payload " + i).getBytes(), Map.of("x-delay", delay, "x-target", "kafka:" + target, "x-message-id", id));
+                    kafka.send(bridge.inbound, null, ("payload " + i).getBytes(), Map.of("x-delay", delay, "x-target", "kafka:" + bridge.target, "x-message-id", id));
                     if (i % 100 == 99) {
                         kafka.flush();
                         Thread.sleep(200); // about 500 messages a second
@@ -75,17 +58,8 @@ class SentinelFailoverForGoodTest {
                 kafka.flush();
                 redis.awaitReplicaPromoted(Duration.ofSeconds(30));
 
-                collector.awaitDistinct(MESSAGES, Received::messageId, Duration.ofSeconds(45));
-                Thread.sleep(1_000);
-                long firstAfterKill = collector.received().stream().filter(r -> sentAfterKill.contains(r.messageId()))
-                        .mapToLong(Received::receivedAtMs).min().orElse(Long.MAX_VALUE);
-                DeliveryReport report = DeliveryReport.of("SentinelFailoverForGoodTest (ingest back " + (firstAfterKill - killedAt)
-                        + " ms after the kill)", sent, collector.received(), target);
-                assertThat(report.missing()).as("messages sent and never delivered").isZero();
-                assertThat(report.deadLettered()).isZero();
-                assertThat(report.duplicates()).isLessThanOrEqualTo(MAX_IN_FLIGHT);
-                assertThat(firstAfterKill - killedAt).as("ms from the kill to the first delivery of a message sent after it")
-                        .isLessThanOrEqualTo(RESUMED_WITHIN_MS);
+                bridge.assertNothingLostAndIngestBack("SentinelFailoverForGoodTest", sent, sentAfterKill, killedAt, Duration.ofSeconds(45), MAX_IN_FLIGHT,
+                        RESUMED_WITHIN_MS);
             }
         }
     }

@@ -26,25 +26,12 @@ class SentinelFailoverTest {
     private static final int MESSAGES = 2_000;
     private static final int MAX_IN_FLIGHT = 300;
 
-    private static Map<String, String> settings(String name, RedisSentinelGroup redis) {
-        Map<String, String> settings = BridgeInstance.settings(name, redis.uri());
-        settings.put("bridge.redis.wait-replicas", "1");
-        settings.put("bridge.redis.wait-timeout-ms", "500");
-        settings.put("bridge.redis.command-timeout-ms", "2000");
-        settings.put("bridge.lease.duration-ms", "5000");
-        settings.put("bridge.lease.reap-interval-ms", "1000");
-        settings.put("bridge.dispatch.publish-timeout-ms", "4000");
-        settings.put("bridge.dispatch.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
-        settings.put("bridge.dispatch.batch-size", "100");
-        return settings;
-    }
-
     @Test
     void masterKilledWhileMessagesFlowInAndFallDueLosesNothing() throws Exception {
         String name = "sentinel-flow";
         try (RedisSentinelGroup redis = new RedisSentinelGroup(name);
              KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
-            Map<String, String> settings = settings(name, redis);
+            Map<String, String> settings = FailoverBridge.sentinelSettings(name, redis, "1", MAX_IN_FLIGHT);
             String inbound = settings.get("bridge.kafka.inbound-topics");
             String target = name + ".target";
             kafka.createTopics(2, inbound, target);
@@ -89,7 +76,7 @@ class SentinelFailoverTest {
         String name = "sentinel-unconfirmed";
         try (RedisSentinelGroup redis = new RedisSentinelGroup(name);
              KafkaTestClient kafka = new KafkaTestClient(EmbeddedKafka.bootstrapServers())) {
-            Map<String, String> settings = settings(name, redis);
+            Map<String, String> settings = FailoverBridge.sentinelSettings(name, redis, "1", MAX_IN_FLIGHT);
             String inbound = settings.get("bridge.kafka.inbound-topics");
             String target = name + ".target";
             kafka.createTopics(1, inbound, target);

@@ -15,6 +15,14 @@ public final class BridgeProcess {
     private BridgeProcess() {
     }
 
+    /** The settings of {@link BridgeInstance#settings} but the HTTP ports, which {@link #start} picks for the child. */
+    public static Map<String, String> settings(String name, String redisUri) {
+        Map<String, String> settings = BridgeInstance.settings(name, redisUri);
+        settings.remove("camel.server.port");
+        settings.remove("camel.management.port");
+        return settings;
+    }
+
     /** Starts a bridge with {@code settings} (bridge.* keys) and waits until its routes run. */
     public static ChildProcess start(String name, Map<String, String> settings) throws InterruptedException {
         Map<String, String> environment = new LinkedHashMap<>();
