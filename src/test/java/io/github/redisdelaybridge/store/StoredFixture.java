@@ -18,7 +18,8 @@ import java.util.function.Function;
 
 /**
  * A fixture of src/test/resources/stored-forms: what the keys of slot 0 hold in Redis, one entry a line, as
- * {@code <key> hash <field> <value>}, {@code <key> zset <member> <score>} or {@code <key> string <value>}. The key is
+ * {@code <key> hash <field> <value>}, {@code <key> zset <member> <score>}, {@code <key> set <member>} or
+ * {@code <key> string <value>}. The key is
  * named by its {@link Keys} method (due, payloads, names, ...), so a fixture loads under any prefix. A token is its
  * text when that is printable ASCII without spaces, else {@code hex:} and its bytes. Lines starting with # are comments.
  */
@@ -76,6 +77,7 @@ final class StoredFixture {
             switch (entry[1]) {
                 case "hash" -> redis.hset(key, bytesOf(entry[2]), bytesOf(entry[3])).get(5, TimeUnit.SECONDS);
                 case "zset" -> redis.zadd(key, Double.parseDouble(entry[3]), bytesOf(entry[2])).get(5, TimeUnit.SECONDS);
+                case "set" -> redis.sadd(key, bytesOf(entry[2])).get(5, TimeUnit.SECONDS);
                 case "string" -> redis.set(key, bytesOf(entry[2])).get(5, TimeUnit.SECONDS);
                 default -> throw new IllegalArgumentException("unknown type in fixture line " + String.join(" ", entry));
             }
@@ -112,6 +114,8 @@ final class StoredFixture {
                         lines.add(named.getKey() + " zset " + tokenOf(scored.getValue()) + " " + (long) scored.getScore());
                     }
                 }
+                case "set" -> redis.smembers(key).get(5, TimeUnit.SECONDS).stream().map(StoredFixture::tokenOf).sorted()
+                        .forEach(member -> lines.add(named.getKey() + " set " + member));
                 case "string" -> lines.add(named.getKey() + " string " + tokenOf(redis.get(key).get(5, TimeUnit.SECONDS)));
                 default -> throw new IllegalStateException(named.getKey() + " is a " + type);
             }
@@ -162,6 +166,8 @@ final class StoredFixture {
         keys.put("deadLetterIndex", k -> k.deadLetterIndex(0));
         keys.put("deadLetterBytes", k -> k.deadLetterBytes(0));
         keys.put("groupIndex:" + StoredFixtureMessages.GROUP, k -> k.groupIndex(0, StoredFixtureMessages.GROUP));
+        keys.put("parkedTargets", k -> k.parkedTargets(0));
+        keys.put("parkedIndex:" + StoredFixtureMessages.PARKED_TARGET, k -> k.parkedIndexPrefix(0) + StoredFixtureMessages.PARKED_TARGET);
         return Collections.unmodifiableMap(keys);
     }
 }

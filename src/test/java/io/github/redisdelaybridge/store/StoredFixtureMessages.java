@@ -25,6 +25,8 @@ final class StoredFixtureMessages {
     /** Stored with an x-group header: flag 0x40 of its envelope, and an entry in its slot's index of the group. */
     static final String GROUPED_ID = "order-42-timeout";
     static final String GROUP = "order-42";
+    /** The target of {@link #KAFKA}, parked in pending-parked.txt. */
+    static final String PARKED_TARGET = "kafka:orders.expired";
 
     static final long PACKED_DUE = 1_000;
     static final long VERBATIM_DUE = 2_000;

@@ -9,6 +9,7 @@ import static io.github.redisdelaybridge.store.StoredFixtureMessages.GROUPED_ID;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.KAFKA;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.PACKED_DUE;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.PACKED_ID;
+import static io.github.redisdelaybridge.store.StoredFixtureMessages.PARKED_TARGET;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.RABBITMQ;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.UNINTERNED;
 import static io.github.redisdelaybridge.store.StoredFixtureMessages.VERBATIM_DUE;
@@ -32,6 +33,9 @@ import io.github.redisdelaybridge.store.inspection.MessageFacts;
 import io.github.redisdelaybridge.store.inspection.MessageState;
 import io.github.redisdelaybridge.store.inspection.PendingEntry;
 import io.github.redisdelaybridge.store.inspection.PendingFilter;
+import io.github.redisdelaybridge.store.parking.ParkingStore;
+import io.github.redisdelaybridge.store.script.ScriptRunner;
+import io.github.redisdelaybridge.store.script.ScriptTimings;
 import io.github.redisdelaybridge.testkit.KeysPerTest;
 import io.github.redisdelaybridge.testkit.StoreFaces;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -138,6 +142,23 @@ class StoredFixturesTest {
     }
 
     @Test
+    void aParkedMessageInTheStoredFormIsInspectedAsParkedAndReturnedAtItsDueTime() throws Exception {
+        StoreFaces store = storeWith(StoredFixture.read("pending-parked.txt"));
+
+        MessageFacts parked = await(store.inspection().inspect(PACKED_ID));
+        assertThat(parked.state()).isEqualTo(MessageState.PARKED);
+        assertThat(parked.dueAt()).isEqualTo(PACKED_DUE);
+        assertThat(claim(store)).as("its target parked: no claim takes it").isEmpty();
+
+        ParkingStore parking = new ParkingStore(new ScriptRunner(redis(), ScriptTimings.NONE), store.keys());
+        await(parking.parkInEverySlot(PARKED_TARGET, false));
+        assertThat(await(parking.returnParked(0, PARKED_TARGET, 10)).moved()).isEqualTo(1);
+        List<ClaimedMessage> claimed = claim(store);
+        assertThat(claimed).extracting(ClaimedMessage::messageId, ClaimedMessage::dueAt).containsExactly(tuple(PACKED_ID, PACKED_DUE));
+        assertThat(EnvelopeCodec.decode(PACKED_ID, claimed.get(0).encodedEnvelope())).isEqualTo(KAFKA);
+    }
+
+    @Test
     void theCurrentWriterStillWritesTheFixturesBytes() throws Exception {
         StoredFixture storedForm = StoredFixture.read("pending-stored-form.txt");
         Keys keys = new Keys(redis.prefix(), 1);
@@ -155,6 +176,19 @@ class StoredFixturesTest {
         grouped.only("names").load(redis(), groupedKeys);
         await(store(groupedKeys).ingest().schedule(List.of(new ScheduleRequest(GROUPED_ID, new DueTime.At(GROUPED_DUE), GROUPED))));
         assertThat(StoredFixture.dump(redis(), groupedKeys)).containsExactlyElementsOf(grouped.lines());
+        // a claim parks a parked target's message in exactly the fixture's form
+        StoredFixture parked = StoredFixture.read("pending-parked.txt");
+        Keys parkedKeys = new Keys(redis.prefix() + "-parked", 1);
+        parked.only("names").load(redis(), parkedKeys);
+        StoreFaces parking = store(parkedKeys);
+        await(parking.ingest().schedule(List.of(new ScheduleRequest(PACKED_ID, new DueTime.At(PACKED_DUE), KAFKA))));
+        await(new ParkingStore(new ScriptRunner(redis(), ScriptTimings.NONE), parkedKeys).parkInEverySlot(PARKED_TARGET, true));
+        assertThat(claim(parking)).isEmpty();
+        assertThat(StoredFixture.dump(redis(), parkedKeys)).containsExactlyElementsOf(parked.lines());
+    }
+
+    private static List<ClaimedMessage> claim(StoreFaces store) throws Exception {
+        return await(store.dispatch().claim(0, 10, 60_000)).messages();
     }
 
     private static byte[] payloadOf(StoredFixture fixture, String id) {
