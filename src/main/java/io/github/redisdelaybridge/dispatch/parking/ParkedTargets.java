@@ -5,6 +5,7 @@ import io.github.redisdelaybridge.store.parking.ParkingStore;
 import io.github.redisdelaybridge.store.parking.TargetState;
 import io.github.redisdelaybridge.store.parking.TargetState.Kind;
 import io.github.redisdelaybridge.store.parking.TargetStates;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,6 @@ public final class ParkedTargets {
     private final ParkingSettings settings;
     /** As last read ({@link #refresh}), with the changes this instance made since. */
     private volatile Map<String, TargetState> states = Map.of();
-    private volatile long redisNow;
     /** Retriable failures in a row per target not parked, since its last delivery on this instance. */
     private final Map<String, AtomicInteger> failuresInARow = new ConcurrentHashMap<>();
     /** The latest failure this instance saw of each parked target, for the dead letters of its messages that waited too long. */
@@ -65,7 +65,6 @@ public final class ParkedTargets {
     public CompletableFuture<TargetStates> refresh() {
         return store.states().thenApply(read -> {
             states = read.states().stream().collect(Collectors.toUnmodifiableMap(TargetState::target, Function.identity()));
-            redisNow = read.redisNow();
             return read;
         });
     }
@@ -118,8 +117,8 @@ public final class ParkedTargets {
         TargetState state = states.get(target);
         if (state != null && state.kind() == Kind.PARKED) {
             change(target, new TargetState(target, Kind.RETURNING, System.currentTimeMillis(), 0, 0), EnumSet.of(Kind.PARKED), false, false,
-                    "target {} answers again (parked since {}): its parked messages return to the due set at up to {} msg/s", target,
-                    java.time.Instant.ofEpochMilli(state.since()), settings.returnRatePerSecond());
+                    "target {} answers again (parked since {}): its parked messages return to the due set at its return rate", target,
+                    Instant.ofEpochMilli(state.since()));
         }
     }
 
@@ -142,7 +141,7 @@ public final class ParkedTargets {
     /** Resumes a paused target: its parked messages return to the due set. Completes with whether it was paused. */
     public CompletableFuture<Boolean> resume(String target) {
         return change(target, new TargetState(target, Kind.RETURNING, System.currentTimeMillis(), 0, 0), EnumSet.of(Kind.PAUSED), false,
-                false, "resumed target {}: its parked messages return to the due set at up to {} msg/s", target, settings.returnRatePerSecond());
+                false, "resumed target {}: its parked messages return to the due set at its return rate", target);
     }
 
     /**
@@ -154,7 +153,8 @@ public final class ParkedTargets {
     private CompletableFuture<Boolean> change(String target, TargetState next, Set<Kind> from, boolean fromNone, boolean parks,
                                               String logLine, Object... logArguments) {
         boolean operator = next.kind() == Kind.PAUSED || next.kind() == Kind.RETURNING && from.contains(Kind.PAUSED);
-        if (!changing.add(target) && !operator) {
+        boolean marked = changing.add(target);
+        if (!marked && !operator) {
             return CompletableFuture.completedFuture(false);
         }
         return store.changeState(target, next, from, fromNone).thenCompose(changed -> {
@@ -167,7 +167,9 @@ public final class ParkedTargets {
             LOG.warn(logLine, logArguments);
             return store.parkInEverySlot(target, parks).thenApply(done -> true);
         }).whenComplete((changed, failure) -> {
-            changing.remove(target);
+            if (marked) {
+                changing.remove(target);
+            }
             if (failure != null) {
                 LOG.warn("could not change the parking state of target {} (tried again on its next failure, probe or request): {}", target,
                         Failures.rootMessage(failure));
@@ -183,10 +185,5 @@ public final class ParkedTargets {
     /** {@code bridge.retry.max-age-ms}, which {@link #tooOld} holds parked messages to. */
     public long maxAgeMs() {
         return settings.maxAgeMs();
-    }
-
-    /** Redis's clock at the last {@link #refresh}. */
-    long redisNow() {
-        return redisNow;
     }
 }
