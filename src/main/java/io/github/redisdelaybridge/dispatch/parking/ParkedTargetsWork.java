@@ -41,6 +41,12 @@ public final class ParkedTargetsWork {
     /** Calls per slot and tick that take out expired messages at most (500 each). */
     private static final int EXPIRY_CALLS_PER_SLOT = 10;
     private static final long COUNT_EVERY_MS = 1_000;
+    /**
+     * How often the holder of the turn writes each target into every slot's parked targets again, or out of them: a change
+     * of state writes them itself, and this repairs one that stopped halfway (the instance died, Redis failed) without 16
+     * script calls per target every tick.
+     */
+    private static final long REASSERT_EVERY_MS = 5_000;
 
     private final ParkedTargets parked;
     private final ParkingStore store;
@@ -53,6 +59,7 @@ public final class ParkedTargetsWork {
     private final Map<String, Double> returnBudget = new HashMap<>();
     private long lastRunNanos = System.nanoTime();
     private long lastCountMs;
+    private long lastReassertMs;
     private int nextSlot;
     private volatile ParkedCounts counts = new ParkedCounts(0, List.of(), new long[0]);
 
@@ -96,14 +103,21 @@ public final class ParkedTargetsWork {
             if (!await(store.takeTurn(callerId, turnMs))) {
                 return;
             }
+            boolean reassert = System.currentTimeMillis() - lastReassertMs >= REASSERT_EVERY_MS;
+            if (reassert) {
+                lastReassertMs = System.currentTimeMillis();
+            }
             for (TargetState state : read.states()) {
+                if (reassert) {
+                    await(store.parkInEverySlot(state.target(), state.parksMessages()));
+                }
                 switch (state.kind()) {
                     case PARKED -> {
                         expire(state, read.redisNow());
                         probe(state, read.redisNow());
                     }
                     case RETURNING -> returnBacklog(state, elapsedMs);
-                    case PAUSED -> store.parkInEverySlot(state.target(), true); // in case a change stopped halfway
+                    case PAUSED -> { } // nothing goes out: its messages wait parked until it is resumed
                 }
             }
             returnBudget.keySet().retainAll(read.states().stream().filter(s -> s.kind() == Kind.RETURNING).map(TargetState::target).toList());
@@ -129,7 +143,6 @@ public final class ParkedTargetsWork {
         if (!await(store.changeState(state.target(), next, EnumSet.of(Kind.PARKED), false))) {
             return;
         }
-        store.parkInEverySlot(state.target(), true); // in case a change stopped halfway
         int slots = store.slotCount();
         long left = 0;
         for (int i = 0; i < slots; i++) {
@@ -148,6 +161,7 @@ public final class ParkedTargetsWork {
             // nothing left to probe with for a while (its last messages may still be retried, not yet parked, just after it
             // was parked): the target returns, and is parked again if its next messages fail too
             if (await(store.changeState(state.target(), new TargetState(state.target(), Kind.RETURNING, now, 0, 0), EnumSet.of(Kind.PARKED), false))) {
+                await(store.parkInEverySlot(state.target(), false));
                 LOG.info("parked target {} has no parked message left to probe with; it is no longer parked", state.target());
             }
         }
@@ -176,7 +190,6 @@ public final class ParkedTargetsWork {
 
     private void returnBacklog(TargetState state, long elapsedMs) throws Exception {
         String target = state.target();
-        await(store.parkInEverySlot(target, false)); // before the last look at the indexes: no claim parks it after that
         int limit = rateLimitOf.applyAsInt(target);
         double rate = limit > 0 ? limit : settings.returnRatePerSecond();
         double budget = Math.min(rate, returnBudget.getOrDefault(target, 0.0) + rate * elapsedMs / 1000.0);
@@ -197,11 +210,29 @@ public final class ParkedTargetsWork {
         }
         nextSlot = (nextSlot + Math.max(1, visited)) % slots;
         returnBudget.put(target, budget);
-        if (visited == slots && everySlotEmpty
+        if (visited == slots && everySlotEmpty && backlogGone(target)
                 && await(store.changeState(target, null, EnumSet.of(Kind.RETURNING), false))) {
             returnBudget.remove(target);
             LOG.info("target {} has every parked message back in the due set", target);
         }
+    }
+
+    /**
+     * Whether the target's indexes stay empty once no slot parks it any more: a claim that ran before its slot stopped
+     * parking the target may have parked a message after the indexes were read, and that one is returned here, so that
+     * ending the state strands nothing.
+     */
+    private boolean backlogGone(String target) throws Exception {
+        await(store.parkInEverySlot(target, false));
+        long left = 0;
+        for (int slot = 0; slot < store.slotCount(); slot++) {
+            ParkedMoved moved;
+            do {
+                moved = await(store.returnParked(slot, target, ParkingStore.MESSAGES_PER_CALL));
+            } while (moved.left() > 0);
+            left += moved.left();
+        }
+        return left == 0;
     }
 
     private <T> T await(CompletableFuture<T> call) throws Exception {
