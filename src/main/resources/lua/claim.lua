@@ -83,6 +83,8 @@ local leaseUntil = leaseDeadline(now, tonumber(ARGV[2]))
 local claimUpTo = now + tonumber(ARGV[5])
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', claimUpTo, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 local result = { now, -1, leaseUntil, -1 }
+-- the payloads of the messages a parking pass kept, in their order: read once for both passes
+local keptEnvelopes
 if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local parkedTargets = {}
   for _, target in ipairs(redis.call('SMEMBERS', KEYS[9])) do parkedTargets[target] = true end
@@ -109,6 +111,7 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
   local anyExempt = redis.call('SCARD', KEYS[11]) > 0
   -- one ZADD for the due set and one per target index, not one per message: a dead target's backlog falls due in bulk
   local kept, parkedScores, byTarget = {}, {}, {}
+  keptEnvelopes = {}
   local function park(member, score, target)
     parkedScores[#parkedScores + 1] = PARKED_OFFSET + score
     parkedScores[#parkedScores + 1] = member
@@ -126,6 +129,7 @@ if #due > 0 and redis.call('EXISTS', KEYS[9]) == 1 then
     else
       kept[#kept + 1] = member
       kept[#kept + 1] = due[i + 1]
+      keptEnvelopes[#keptEnvelopes + 1] = envelope
     end
   end
   if #parkedScores > 0 then
@@ -162,7 +166,7 @@ if #due > 0 then
   -- milliseconds even when Redis is busy, so it never blocks other clients for long (no SLOWLOG entries)
   local members, n = {}, 0
   for i = 1, #due, 2 do n = n + 1; members[n] = due[i] end
-  local envelopes = redis.call('HMGET', KEYS[3], unpack(members))
+  local envelopes = keptEnvelopes or redis.call('HMGET', KEYS[3], unpack(members))
   -- the attempts hash holds only messages that failed a publish: usually it does not exist, and then each member's
   -- conversion to a command argument would be the whole cost of asking it
   local attempts = redis.call('EXISTS', KEYS[4]) == 1 and redis.call('HMGET', KEYS[4], unpack(members)) or {}

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.redisdelaybridge.message.DueTime;
 import io.github.redisdelaybridge.message.Envelope;
+import io.github.redisdelaybridge.message.codec.EnvelopeCodec;
 import io.github.redisdelaybridge.store.Keys;
 import io.github.redisdelaybridge.store.ParkedScore;
 import io.github.redisdelaybridge.store.StoreLimits;
@@ -57,7 +58,10 @@ class ParkedStoreTest {
         schedule("healthy-1", HEALTHY, DUE + 2);
         await(parking.parkInEverySlot(DEAD, true));
 
-        assertThat(claim()).extracting(ClaimedMessage::messageId).containsExactly("healthy-1");
+        List<ClaimedMessage> claimed = claim();
+        assertThat(claimed).extracting(ClaimedMessage::messageId).containsExactly("healthy-1");
+        assertThat(EnvelopeCodec.decode("healthy-1", claimed.get(0).encodedEnvelope()).body())
+                .as("the kept message with its own payload").isEqualTo(bytes("body of healthy-1"));
 
         assertThat(dueScore("dead-1")).as("parked: its due time past the offset").isEqualTo(ParkedScore.OFFSET + DUE);
         assertThat(claim()).as("no later claim sees a parked message").isEmpty();
