@@ -77,6 +77,8 @@ class ConnectedReplicasTest {
         try (RedisServerProcess master = new RedisServerProcess("alone-master", false).start();
              RedisServerProcess replica = new RedisServerProcess("alone-replica", false).replicaOf(master);
              RedisConnection redis = new RedisConnection(master.uri(), Duration.ofSeconds(5))) {
+            // connected first: a connection that opens forgets every count, and would make the first fence wait for a read
+            write(redis, "c");
             DurabilityBarrier barrier = new DurabilityBarrier(redis, new Keys("alone", 1), AUTO);
             barrier.serversChecked(List.of());
             barrier.refreshReplicas().get(5, TimeUnit.SECONDS);
